@@ -1,0 +1,140 @@
+"""Tests for tools/render.py: frames parsing and its errors, colour decoding, GIF sampling, and every picture command."""
+import json
+
+import pytest
+from PIL import Image
+
+from tools import render
+
+
+def _frames_file(tmp_path, frames):
+    p = tmp_path / "f.jsonl"
+    p.write_text("".join(json.dumps({"t": t, "pixels": px}) + "\n" for t, px in frames))
+    return p
+
+
+def _px(c=(0, 0, 0)):
+    return [list(c)] * 83
+
+
+@pytest.fixture
+def identity_layout(monkeypatch):
+    """Strip order = board order, so these tests do not depend on the firmware's layout code."""
+    def fake(board_name):
+        render.load_board(board_name)
+        return lambda px: (px[:81], (px[81], px[82]))
+    monkeypatch.setattr(render, "cell_mapper", fake)
+
+
+def test_missing_file_is_a_clear_error(tmp_path):
+    with pytest.raises(render.RenderError, match="not found"):
+        render.load_frames(tmp_path / "nope.jsonl")
+
+
+@pytest.mark.parametrize("line,msg", [
+    ("{not json", "not JSON"),
+    ('{"t": 0}', "expected"),
+    ('{"t": 0, "pixels": [[0,0,0]]}', "expected 83 pixels"),
+    ('{"t": "x", "pixels": []}', "t must be a number"),
+    ('{"t": 0, "pixels": ' + json.dumps([[0, 0, 300]] * 83) + "}", "pixel 0"),
+])
+def test_corrupt_lines_name_the_line(tmp_path, line, msg):
+    p = tmp_path / "f.jsonl"
+    p.write_text(json.dumps({"t": 0, "pixels": _px()}) + "\n" + line + "\n")
+    with pytest.raises(render.RenderError, match=msg) as e:
+        render.load_frames(p)
+    assert "line 2" in str(e.value)
+
+
+def test_empty_and_backwards_files(tmp_path):
+    p = tmp_path / "e.jsonl"
+    p.write_text("\n")
+    with pytest.raises(render.RenderError, match="empty"):
+        render.load_frames(p)
+    p = _frames_file(tmp_path, [(10, _px()), (5, _px())])
+    with pytest.raises(render.RenderError, match="backwards"):
+        render.load_frames(p)
+
+
+def test_unknown_board():
+    with pytest.raises(render.RenderError, match="pico"):
+        render.load_board("nosuchboard")
+
+
+def test_cli_errors_exit_2_with_message(tmp_path, capsys):
+    assert render.main([str(tmp_path / "x.jsonl"), "--png", str(tmp_path / "x.png")]) == 2
+    assert "not found" in capsys.readouterr().err
+    p = _frames_file(tmp_path, [(0, _px())])
+    assert render.main([str(p), "--board", "zz", "--png", str(tmp_path / "x.png")]) == 2
+    assert "unknown board" in capsys.readouterr().err
+
+
+def test_gamma_is_undone_and_exposure_normalises():
+    g = 2.2
+    v = int(round(255 * 0.25 ** g))          # a quarter level, gamma-encoded as the strip got it
+    frames = [(0, [(v, v, v)] * 83)]
+    e = render.exposure_for(frames, g)
+    assert render.perceived((v, 0, 0), g, e)[0] >= 250   # brightest thing shows at full scale
+    assert render.perceived((0, 0, 0), g, e) == (0, 0, 0)
+    assert render.exposure_for([(0, [(0, 0, 0)] * 83)], g) == 1.0
+
+
+def test_sample_merges_identical_frames_and_keeps_time():
+    a, b = _px((1, 1, 1)), _px((2, 2, 2))
+    frames = [(0, a), (500, b), (1000, b)]
+    s = render.sample(frames, fps=10)
+    assert [px for px, _ in s] == [a, b]
+    assert s[0][1] == 500
+    assert sum(d for _, d in s) == 1100 + 2500   # 11 samples of 100 ms, then the hold on the last position
+    assert render.frame_at(frames, 499)[1] is a and render.frame_at(frames, 500)[1] is b
+    with pytest.raises(render.RenderError):
+        render.sample(frames, fps=0)
+
+
+def test_png_and_gif_from_frames(tmp_path, identity_layout):
+    frames = [(t, _px(((t // 100) * 20 % 256, 40, 200))) for t in range(0, 1000, 100)]
+    p = _frames_file(tmp_path, frames)
+    png, gif = tmp_path / "b.png", tmp_path / "g.gif"
+    assert render.main([str(p), "--board", "pico", "--png", str(png), "--at", "250",
+                        "--gif", str(gif), "--fps", "5", "--pitch", "20"]) == 0
+    im = Image.open(png)
+    assert im.mode == "RGB" and im.width > 9 * 20
+    g = Image.open(gif)
+    assert g.n_frames == 5 and g.info.get("loop") == 0
+
+
+def test_panel_lights_the_right_led():
+    panel = render.Panel(pitch=30)
+    cols = [(0, 0, 0)] * 83
+    cols[40] = (255, 0, 0)       # e5, the centre
+    cols[81] = (0, 255, 0)       # pad A's status LED at black's (bottom) edge
+    im = panel.draw(cols)
+    cx, cy = panel.led_centres()[40]
+    r, g, b = im.getpixel((int(cx + panel.lens_r * 0.6), int(cy)))
+    assert r > 200 and g < 150
+    ax, ay = panel.led_centres()[81]
+    assert ay > panel.led_centres()[80][1] and im.getpixel((int(ax + panel.lens_r * 0.6), int(ay)))[1] > 200
+    off = im.getpixel(tuple(int(v) for v in panel.led_centres()[0]))
+    assert max(off) < 60
+
+
+@pytest.mark.parametrize("board", ["pico", "esp32s3", "sim"])
+def test_wiring_diagram_for_every_board(tmp_path, board):
+    out = tmp_path / "w.png"
+    assert render.main(["wiring", "--board", board, "--out", str(out)]) == 0
+    assert Image.open(out).size[0] == 1500
+
+
+def test_wiring_reads_pins_from_the_board():
+    b = render.load_board("pico")
+    wires, kind = render.pad_wires(b, "A")
+    assert kind == "3x4" and [g for g, _ in wires] == list(b.PAD_A["rows"]) + list(b.PAD_A["cols"])
+    assert render.pin_name(b, 28) == "GP28 (pin 34)"
+    assert render.pin_name(render.load_board("esp32s3"), 5) == "GPIO5"
+    assert render.board_title(b) == "Raspberry Pi Pico (RP2040)"
+
+
+def test_keypad_picture(tmp_path):
+    out = tmp_path / "k.png"
+    assert render.main(["keypad", "--out", str(out)]) == 0
+    assert Image.open(out).size == (1400, 760)
