@@ -85,11 +85,15 @@ def cell_mapper(board_name):
     """
     board = load_board(board_name)
     try:
-        from firmware import layout as fl
+        from firmware.display import strip_map
     except ImportError as e:
-        raise RenderError("the firmware's layout code is missing (firmware/layout.py): %s" % e)
-    cell_to_strip = fl.cell_to_strip_table(board)
-    status = tuple(getattr(board, "STATUS_LEDS", (81, 82)))
+        raise RenderError("the firmware's layout code is missing (firmware/display.py strip_map): %s" % e)
+    try:
+        cell_to_strip = strip_map(getattr(board, "MATRIX_LAYOUT", "serpentine"), getattr(board, "MATRIX_ORIGIN", "top-left"),
+                                  getattr(board, "MATRIX_ROTATION", 0), getattr(board, "STATUS_LEDS", (81, 82)))
+    except ValueError as e:
+        raise RenderError("board %s: %s" % (board_name, e))
+    status = (cell_to_strip[81], cell_to_strip[82])
 
     def mapper(pixels):
         return [pixels[cell_to_strip[i]] for i in range(N_CELLS)], (pixels[status[0]], pixels[status[1]])

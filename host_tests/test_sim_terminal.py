@@ -1,0 +1,180 @@
+"""Tests for tools/sim_terminal.py: key mapping, press/release timing, drawing, and the real-time loop on a pseudo-terminal."""
+import fcntl
+import os
+import pty
+import struct
+import termios
+import threading
+
+import pytest
+
+from tools import sim_terminal as st
+
+
+class FakeDevice:
+    """Stands in for tools.sim.Device: logs presses on its own clock; lights pad A's status LED while a key is held."""
+
+    def __init__(self):
+        self.t = 0
+        self.log = []
+        self.held = set()
+        self.frames = []
+
+    def press(self, pad, key):
+        self.log.append((self.t, "press", pad, key))
+        self.held.add(pad)
+
+    def release(self, pad, key):
+        self.log.append((self.t, "release", pad, key))
+        self.held.discard(pad)
+
+    def advance(self, ms):
+        assert ms > 0
+        self.t += ms
+        px = [(0, 0, 0)] * 83
+        px[40] = (200, 0, 0)
+        px[81] = (0, 120, 0) if "A" in self.held else (0, 0, 0)
+        self.frames.append((self.t, px))
+
+    def cell_pixels(self, pixels):
+        return list(pixels)
+
+
+class Board:
+    GAMMA = 2.2
+    BRIGHTNESS = 0.25
+
+
+def test_left_hand_is_pad_a_right_hand_is_pad_b():
+    ev = st.decode(b"qweasdzxc13")
+    assert ev == [("key", "A", k) for k in "123456789*#"]
+    ev = st.decode(b"uiojklm,.79")
+    assert ev == [("key", "B", k) for k in "123456789*#"]
+
+
+def test_caps_lock_and_unknown_keys():
+    assert st.decode(b"QZ") == [("key", "A", "1"), ("key", "A", "7")]
+    assert st.decode(b"ghp0!\r\n ") == []
+
+
+def test_numpad_by_position_and_escape_sequences_ignored():
+    # ESC O w is the numpad's 7 (top-left) in application keypad mode -> key 1.
+    assert st.decode(b"\x1bOw\x1bOq\x1bOp\x1bOM") == [("key", "B", "1"), ("key", "B", "7"),
+                                                        ("key", "B", "*"), ("key", "B", "#")]
+    assert st.decode(b"\x1b[A\x1b[1;5C\x1b") == []          # arrows, ctrl-arrow, lone ESC
+
+
+def test_single_player_ignores_pad_b():
+    assert st.decode(b"qu\x1bOw9", single_player=True) == [("key", "A", "1")]
+
+
+def test_control_keys():
+    assert st.decode(b"\x03") == [("quit",)]
+    assert st.decode(b"\x04") == [("quit",)]
+    assert st.decode(b"\x0c\x1a") == [("redraw",), ("suspend",)]
+
+
+def test_feeder_holds_each_key_and_queues_fast_typing():
+    dev = FakeDevice()
+    f = st.KeyFeeder()
+    for k in "55#":
+        f.push("A", k)
+    f.push("B", "1")
+    now = st.advance(dev, f, 0, 1000)
+    assert now == 1000 and f.idle()
+    presses = [(t, a, p, k) for t, a, p, k in dev.log if p == "A"]
+    assert [(a, k) for _, a, _, k in presses] == [("press", "5"), ("release", "5"), ("press", "5"),
+                                                  ("release", "5"), ("press", "#"), ("release", "#")]
+    for (t0, a0, _, _), (t1, a1, _, _) in zip(presses, presses[1:]):
+        assert t1 - t0 >= (st.KeyFeeder.HOLD_MS if a0 == "press" else st.KeyFeeder.GAP_MS)
+    # Pads are independent: B's key goes down at once, simultaneously with A's first.
+    assert (0, "press", "B", "1") in dev.log
+
+
+def test_feeder_across_many_small_advances():
+    dev = FakeDevice()
+    f = st.KeyFeeder()
+    f.push("A", "#")
+    now = 0
+    for _ in range(10):
+        now = st.advance(dev, f, now, 33)
+    assert [(a, t) for t, a, _, _ in dev.log] == [("press", 0), ("release", 60)]
+    assert dev.t == 330
+
+
+def test_screen_colour_undoes_gamma_and_keeps_dim_leds_visible():
+    e = st.exposure_for(Board)
+    full = int(255 * 0.25 + 0.5)     # the firmware's LUT: 255 * level^gamma * brightness
+    assert st.screen_colour((0, 0, 0), 2.2, e) == st.UNLIT
+    r, g, b = st.screen_colour((full, 0, 0), 2.2, e)
+    assert r == 255 and g == 0
+    assert max(st.screen_colour((1, 1, 1), 2.2, e)) >= 60      # a faint grid LED is not black
+
+
+def test_compose_side_by_side_stacked_and_too_small():
+    cells = [(0, 0, 0)] * 81
+    cells[40] = (200, 0, 0)
+    scr = st.compose(cells, [(0, 60, 0), (0, 0, 0)], "2p", "title", 100, 30, 2.2, 1.9)
+    assert scr.startswith("\x1b[H")
+    assert "\x1b[38;2;255;0;0m●" in scr                       # e5 lit in true colour
+    assert "q w e" in scr and "u i o" in scr and "title" in scr
+    lines = scr.split("\r\n")
+    assert len(lines) <= 30 and all(st.visible_len(x) <= 100 for x in lines)
+    stacked = st.compose(cells, [(0, 0, 0)] * 2, "easy", "t", 40, 40, 2.2, 1.9)
+    assert "computer (easy)" in stacked and "u i o" not in stacked
+    assert all(st.visible_len(x) <= 40 for x in stacked.split("\r\n"))
+    assert "too small" in st.compose(cells, [(0, 0, 0)] * 2, "2p", "t", 20, 10, 2.2, 1.9)
+
+
+def test_visible_len_ignores_escapes():
+    assert st.visible_len("\x1b[38;2;1;2;3m●\x1b[0m ab") == 4
+
+
+def test_play_on_a_pty_restores_the_terminal():
+    """The real loop on a pseudo-terminal: keys become presses, nothing is echoed, Ctrl-C ends it, termios is put back."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+    before = termios.tcgetattr(slave)
+    dev = FakeDevice()
+    out = []
+    result = {}
+
+    def reader():
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            out.append(data)
+
+    th = threading.Thread(target=reader, daemon=True)
+    th.start()
+
+    def go():
+        result["t"] = st.play(dev, "2p", Board, "test", slave, slave, max_seconds=5)
+
+    pt = threading.Thread(target=go)
+    pt.start()
+    import time
+    time.sleep(0.4)
+    os.write(master, b"s")           # pad A key 5
+    time.sleep(0.4)
+    os.write(master, b"\x03")        # Ctrl-C
+    pt.join(5)
+    assert not pt.is_alive()
+    time.sleep(0.1)
+    after = termios.tcgetattr(slave)
+    os.close(slave)
+    th.join(2)
+    os.close(master)
+    screen = b"".join(out).decode("utf-8", "replace")
+    assert ("press", "A", "5") in [(a, p, k) for _, a, p, k in dev.log]
+    assert 300 <= result["t"] < 5000                  # device time followed the wall clock
+    assert "\x1b[?1049h" in screen and screen.rstrip().endswith("\x1b[?1049l")
+    assert "\x1b[?25h" in screen                      # cursor shown again
+    assert "s" not in screen.split("\x1b[?1049l")[-1]  # no echo after leaving
+    assert after == before
+    assert "\x1b[38;2;0;255;0m" in screen          # status LED A lit while the key was held
+    assert "\x1b[38;2;0;255;0m" not in screen.split("\x1b[H")[1]   # and not before

@@ -1,0 +1,159 @@
+"""The terminal simulator tried for real in tmux: drawing, secret keys, resize, Ctrl-C and terminal restore (skips without tmux)."""
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (apt-get install tmux)")
+
+# A stand-in device for the terminal tests: lights e5, and pad A's status LED while a key is held.
+FAKE = r'''
+import sys
+sys.path.insert(0, %r)
+from tools import sim_terminal as st
+class Board:
+    GAMMA = 2.2
+    BRIGHTNESS = 0.25
+class Dev:
+    def __init__(self):
+        self.held = set(); self.frames = []; self.t = 0; self.keys = []
+    def press(self, pad, key):
+        self.held.add(pad); self.keys.append(pad + key)
+    def release(self, pad, key):
+        self.held.discard(pad)
+    def advance(self, ms):
+        self.t += ms
+        px = [(0, 0, 0)] * 83
+        px[40] = (64, 0, 0)
+        px[81] = (0, 64, 0) if "A" in self.held else (0, 0, 0)
+        self.frames[-1:] = [(self.t, px)]
+    def cell_pixels(self, px):
+        return px
+d = Dev()
+st.play(d, sys.argv[1], Board, "fake device", 0, 1)
+print("KEYS", " ".join(d.keys))
+'''
+
+
+class Tmux:
+    def __init__(self, cmd, cols=100, rows=30):
+        self.name = "wts-" + uuid.uuid4().hex[:8]
+        self.sock = "wts-test-" + self.name
+        env = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8", TERM="xterm-256color")
+        subprocess.run(["tmux", "-L", self.sock, "-f", "/dev/null", "new-session", "-d", "-s", self.name,
+                        "-x", str(cols), "-y", str(rows), cmd + "; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -x -- '-\\?echo'; sleep 30"],
+                       check=True, env=env, cwd=str(ROOT))
+
+    def keys(self, *k):
+        subprocess.run(["tmux", "-L", self.sock, "send-keys", "-t", self.name] + list(k), check=True)
+
+    def resize(self, cols, rows):
+        subprocess.run(["tmux", "-L", self.sock, "resize-window", "-t", self.name, "-x", str(cols), "-y", str(rows)],
+                       check=True)
+
+    def screen(self, escapes=False):
+        cmd = ["tmux", "-L", self.sock, "capture-pane", "-p", "-t", self.name] + (["-e"] if escapes else [])
+        return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+
+    def wait_for(self, text, timeout=20.0):
+        end = time.time() + timeout
+        while time.time() < end:
+            s = self.screen()
+            if text in s:
+                return s
+            time.sleep(0.1)
+        raise AssertionError("%r never appeared; screen:\n%s" % (text, self.screen()))
+
+    def close(self):
+        subprocess.run(["tmux", "-L", self.sock, "kill-server"], capture_output=True)
+
+
+@pytest.fixture
+def fake_sim(tmp_path):
+    script = tmp_path / "fake.py"
+    script.write_text(FAKE % str(ROOT))
+    sessions = []
+
+    def start(mode="2p", cols=100, rows=30):
+        t = Tmux("%s %s %s" % (PY, script, mode), cols, rows)
+        sessions.append(t)
+        return t
+    yield start
+    for t in sessions:
+        t.close()
+
+
+def test_draws_maps_keys_silently_and_restores(fake_sim):
+    t = fake_sim()
+    s = t.wait_for("Pad A (black)")
+    assert "u i o" in s and "fake device" in s
+    assert "\x1b[38;2;255;0;0m" in t.screen(escapes=True)        # e5 in 24-bit red
+    t.keys("s", "k", "3")
+    time.sleep(0.5)
+    s = t.screen()
+    # Nothing typed appears anywhere on screen.
+    for line in s.splitlines():
+        assert not line.rstrip().endswith(("s", "k3", "sk3"))
+    t.keys("C-c")
+    s = t.wait_for("EXIT=0")
+    assert "KEYS A5 B5 A#" in s
+    assert "Pad A (black)" not in s                 # the alternate screen is gone
+    assert "\necho\n" in "\n" + s                    # echo is back on in the shell's terminal
+
+
+def test_resize_redraws_to_fit(fake_sim):
+    t = fake_sim(cols=100, rows=30)
+    t.wait_for("Pad B (white)")
+    t.resize(44, 40)
+    s = t.wait_for("Typed keys")           # stacked layout: key map below the matrix
+    assert all(len(line) <= 44 for line in s.splitlines())
+    t.resize(20, 8)
+    t.wait_for("too small")
+    t.resize(100, 30)
+    t.wait_for("Pad B (white)")
+    t.keys("C-c")
+    t.wait_for("EXIT=0")
+
+
+def test_single_player_ignores_pad_b(fake_sim):
+    t = fake_sim("easy")
+    t.wait_for("the computer")
+    t.keys("u", "q")
+    time.sleep(0.4)
+    t.keys("C-c")
+    s = t.wait_for("EXIT=0")
+    assert "KEYS A1" in s and "B1" not in s
+
+
+def _real_sim_available():
+    try:
+        from tools.sim import Device  # noqa: F401
+    except Exception:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _real_sim_available(), reason="tools.sim.Device (the firmware simulator) is not there yet")
+def test_real_firmware_in_tmux():
+    t = Tmux("%s -m tools.sim --mode 2p --board pico" % PY)
+    try:
+        s = t.wait_for("Pad A (black)", timeout=30)
+        time.sleep(1.0)
+        first = t.screen(escapes=True)
+        assert "\x1b[38;2;" in first
+        t.keys("s", "s", "3", "k", "k", "9")     # both play e5: a collision egg
+        time.sleep(4.0)
+        assert t.screen(escapes=True) != first   # the firmware animated something
+        t.keys("C-c")
+        s = t.wait_for("EXIT=0", timeout=10)
+        assert "Traceback" not in s
+    finally:
+        t.close()

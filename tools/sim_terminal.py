@@ -1,0 +1,495 @@
+"""Terminal simulator: plays the real firmware (tools.sim.Device) in a terminal, LEDs in 24-bit colour, both pads on one keyboard."""
+import atexit
+import os
+import select
+import signal
+import sys
+import time
+
+# ---------------------------------------------------------------- keys
+
+# Both hands rest on the same 3x3 shape the pads have, so "top-left key" is
+# top-left on the keyboard too. The row above gives * (back) on the left and
+# # (lock) on the right of each hand, like the pad's bottom row mirrored up —
+# there is no usable key row *below* z x c / m , . on a keyboard.
+PAD_A_KEYS = {
+    "q": "1", "w": "2", "e": "3",
+    "a": "4", "s": "5", "d": "6",
+    "z": "7", "x": "8", "c": "9",
+    "1": "*", "3": "#",
+}
+PAD_B_KEYS = {
+    "u": "1", "i": "2", "o": "3",
+    "j": "4", "k": "5", "l": "6",
+    "m": "7", ",": "8", ".": "9",
+    "7": "*", "9": "#",
+}
+# The number pad in application mode (we switch it on with ESC =; xterm and
+# most terminals then send SS3 codes when NumLock is off). Mapped by
+# *position*, so the numpad's top row (7 8 9) is the pad's top row (1 2 3):
+# the grid is what players think in, not the printed digits.
+NUMPAD_B = {
+    "w": "1", "x": "2", "y": "3",
+    "t": "4", "u": "5", "v": "6",
+    "q": "7", "r": "8", "s": "9",
+    "p": "*", "M": "#", "n": "#",
+}
+QUIT = ("\x03", "\x04")   # Ctrl-C, Ctrl-D (ISIG is off, so they arrive as bytes)
+SUSPEND = "\x1a"          # Ctrl-Z
+REDRAW = "\x0c"           # Ctrl-L
+
+SINGLE_PLAYER = ("easy", "medium", "hard")
+
+
+def decode(data, single_player=False):
+    """Raw terminal bytes -> list of events: ("key", pad, key) | ("quit",) | ("suspend",) | ("redraw",).
+
+    Unknown keys and escape sequences (arrows, mouse, focus) are dropped. In a
+    game against the computer pad B belongs to it, so its keys are ignored.
+    """
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\x1b":
+            if i + 2 < n and text[i + 1] == "O":
+                k = NUMPAD_B.get(text[i + 2])
+                if k and not single_player:
+                    out.append(("key", "B", k))
+                i += 3
+                continue
+            if i + 1 < n and text[i + 1] == "[":
+                j = i + 2
+                while j < n and not ("\x40" <= text[j] <= "\x7e"):
+                    j += 1
+                i = j + 1
+                continue
+            i += 1          # a lone ESC (or ESC + other): ignore, never quit by accident
+            continue
+        if ch in QUIT:
+            out.append(("quit",))
+        elif ch == SUSPEND:
+            out.append(("suspend",))
+        elif ch == REDRAW:
+            out.append(("redraw",))
+        else:
+            low = ch.lower()   # Caps Lock must not make keys dead
+            if low in PAD_A_KEYS:
+                out.append(("key", "A", PAD_A_KEYS[low]))
+            elif low in PAD_B_KEYS and not single_player:
+                out.append(("key", "B", PAD_B_KEYS[low]))
+        i += 1
+    return out
+
+
+class KeyFeeder:
+    """Turns key events into press/release pairs on the device's clock, as a finger would.
+
+    The firmware debounces over 3 scans of its 5 ms tick (10-15 ms), so a key
+    is held HOLD_MS and the next key on the same pad waits GAP_MS after the
+    release; typing faster than that just queues (nothing is dropped).
+    """
+
+    HOLD_MS = 60
+    GAP_MS = 50
+
+    def __init__(self):
+        self.queue = {"A": [], "B": []}
+        self.held = {"A": None, "B": None}     # (key, release_at)
+        self.ready_at = {"A": 0, "B": 0}
+
+    def push(self, pad, key):
+        self.queue[pad].append(key)
+
+    def next_time(self, now):
+        """Device time of the next press or release (or None)."""
+        best = None
+        for pad in ("A", "B"):
+            h = self.held[pad]
+            t = h[1] if h else (max(now, self.ready_at[pad]) if self.queue[pad] else None)
+            if t is not None and (best is None or t < best):
+                best = t
+        return best
+
+    def fire(self, device, now):
+        """Do every press/release due at `now`."""
+        for pad in ("A", "B"):
+            h = self.held[pad]
+            if h and h[1] <= now:
+                device.release(pad, h[0])
+                self.held[pad] = None
+                self.ready_at[pad] = now + self.GAP_MS
+            if self.held[pad] is None and self.queue[pad] and self.ready_at[pad] <= now:
+                k = self.queue[pad].pop(0)
+                device.press(pad, k)
+                self.held[pad] = (k, now + self.HOLD_MS)
+
+    def idle(self):
+        return not any(self.queue.values()) and not any(self.held.values())
+
+
+def advance(device, feeder, now, ms):
+    """Run the device ms milliseconds from `now`, stopping at each key event on the way; returns the new time."""
+    end = now + ms
+    while True:
+        feeder.fire(device, now)
+        t = feeder.next_time(now)
+        if t is None or t > end:
+            break
+        if t > now:
+            device.advance(t - now)
+            now = t
+    if end > now:
+        device.advance(end - now)
+        now = end
+    feeder.fire(device, now)
+    return now
+
+
+# ---------------------------------------------------------------- drawing
+
+RESET = "\x1b[0m"
+PANEL_BG = (12, 15, 14)       # the PCB: the matrix looks the same on light and dark terminal themes
+UNLIT = (44, 47, 46)          # an unlit LED package
+LABEL = (105, 120, 112)
+
+
+def fg(c):
+    return "\x1b[38;2;%d;%d;%dm" % c
+
+
+def bg(c):
+    return "\x1b[48;2;%d;%d;%dm" % c
+
+
+def screen_colour(rgb, gamma, exposure):
+    """Strip value -> terminal colour: undo the LED gamma (the terminal is already perceptual) and expose.
+
+    Unlit LEDs are drawn as a dark package so the matrix is readable.
+    """
+    if rgb[0] == 0 and rgb[1] == 0 and rgb[2] == 0:
+        return UNLIT
+    out = []
+    for v in rgb:
+        x = (v / 255.0) ** (1.0 / gamma) * exposure if v else 0.0
+        out.append(min(255, int(round(x * 255))))
+    # Very dim LEDs (the block grid on empty cells) must still differ from unlit ones.
+    m = max(out)
+    if m < 60:
+        k = 60.0 / max(m, 1)
+        out = [min(255, int(v * k)) for v in out]
+    return tuple(out)
+
+
+def exposure_for(board):
+    """LEDs are driven at BRIGHTNESS (default 0.25) of full scale; show full scale as full terminal colour."""
+    b = float(getattr(board, "BRIGHTNESS", 0.25)) or 0.25
+    g = float(getattr(board, "GAMMA", 2.2)) or 1.0
+    return min(8.0, 1.0 / (b ** (1.0 / g)))
+
+
+COLS = "abcdefghi"
+
+
+def matrix_lines(cells, status, gamma, exposure, led="●"):
+    """The panel as lines of text: 9x9 LEDs with coordinates, B's status LED on the far edge, A's on the near."""
+    pb, lab = bg(PANEL_BG), fg(LABEL)
+    width = 2 + 9 * 2 + 3   # row label, 9 LEDs of 2 columns, row label
+    head = pb + lab + "   " + " ".join(COLS) + "   " + RESET
+
+    def status_line(rgb, text):
+        c = screen_colour(rgb, gamma, exposure)
+        pad_l = (width - 1) // 2
+        s = pb + " " * pad_l + fg(c) + led + lab + " " + text
+        return s + " " * max(0, width - pad_l - 2 - len(text) + 1) + RESET
+
+    lines = [status_line(status[1], "B white"), pb + " " * (width + 1) + RESET, head]
+    for r in range(9):
+        s = pb + lab + "%d " % (r + 1)
+        for c in range(9):
+            s += " " + fg(screen_colour(cells[r * 9 + c], gamma, exposure)) + led
+        s += lab + " %d " % (r + 1) + RESET
+        lines.append(s)
+    lines += [head, pb + " " * (width + 1) + RESET, status_line(status[0], "A black")]
+    return lines
+
+
+def help_lines(mode, numpad_hint=True):
+    """The key map, drawn next to the matrix."""
+    single = mode in SINGLE_PLAYER
+    dim, bold, rst = "\x1b[2m", "\x1b[1m", RESET
+    a = [bold + "Pad A (black): left hand" + rst,
+         "  q w e      1 2 3",
+         "  a s d  ->  4 5 6",
+         "  z x c      7 8 9",
+         "  1 = * back   3 = # lock"]
+    if single:
+        b = [bold + "Pad B (white): the computer (%s)" % mode + rst, "", "", "", ""]
+    else:
+        b = [bold + "Pad B (white): right hand" + rst,
+             "  u i o      1 2 3",
+             "  j k l  ->  4 5 6",
+             "  m , .      7 8 9",
+             "  7 = * back   9 = # lock"]
+        if numpad_hint:
+            b.append(dim + "  or the number pad by position" + rst)
+            b.append(dim + "  (NumLock off, 0 = *, Enter = #)" + rst)
+    tail = ["", "First key: block, second: cell, # locks.",
+            dim + "Typed keys are never shown." + rst,
+            dim + "Ctrl-C quit  Ctrl-L redraw  Ctrl-Z suspend" + rst]
+    return a + [""] + b + tail
+
+
+def visible_len(s):
+    """Printed width of a line with ANSI escapes (all our glyphs are one column wide)."""
+    n, i = 0, 0
+    while i < len(s):
+        if s[i] == "\x1b":
+            j = i + 1
+            if j < len(s) and s[j] == "[":
+                j += 1
+                while j < len(s) and not ("\x40" <= s[j] <= "\x7e"):
+                    j += 1
+            i = j + 1
+            continue
+        n += 1
+        i += 1
+    return n
+
+
+def clip(s, width):
+    """Cut a line with ANSI escapes to `width` printed columns (escapes are kept, so colours still reset)."""
+    out, n, i = [], 0, 0
+    while i < len(s):
+        if s[i] == "\x1b":
+            j = i + 1
+            if j < len(s) and s[j] == "[":
+                j += 1
+                while j < len(s) and not ("\x40" <= s[j] <= "\x7e"):
+                    j += 1
+            out.append(s[i:j + 1])
+            i = j + 1
+            continue
+        if n < width:
+            out.append(s[i])
+            n += 1
+        i += 1
+    return "".join(out)
+
+
+def compose(cells, status, mode, title, cols, rows, gamma, exposure, led="●"):
+    """The whole screen for a terminal of cols x rows, as one string (cursor home, every line cleared to its end)."""
+    m = matrix_lines(cells, status, gamma, exposure, led)
+    h = help_lines(mode)
+    mw = max(visible_len(x) for x in m)
+    hw = max(visible_len(x) for x in h)
+    body = []
+    if cols >= mw + 4 + hw and rows >= max(len(m), len(h)) + 2:
+        # Side by side.
+        for i in range(max(len(m), len(h))):
+            left = m[i] if i < len(m) else ""
+            right = h[i] if i < len(h) else ""
+            body.append("  " + left + " " * (mw - visible_len(left)) + "  " + right)
+    elif cols >= mw + 2 and rows >= len(m) + 2 + 5:
+        # Stacked: the matrix, then as much of the key map as fits.
+        body = ["  " + x for x in m] + [""] + ["  " + x for x in h][: rows - len(m) - 3]
+    else:
+        need = "terminal too small: %dx%d, need at least %dx%d" % (cols, rows, mw + 2, len(m) + 7)
+        return "\x1b[H\x1b[2J" + need[:max(1, cols)]
+    lines = ["\x1b[1m" + title + RESET] + body
+    # Never let a line wrap (auto-wrap is off, but a clipped line is also cheaper to send).
+    lines = [clip(x, cols - 1) for x in lines[:rows]]
+    return "\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K\x1b[J"
+
+
+# ---------------------------------------------------------------- the terminal
+
+class Terminal:
+    """Raw, silent, alternate-screen terminal that is always put back, whatever ends the program."""
+
+    ENTER = "\x1b[?1049h\x1b[?25l\x1b[?7l\x1b=\x1b[2J"
+    LEAVE = "\x1b>\x1b[?7h\x1b[0m\x1b[?25h\x1b[?1049l"
+
+    def __init__(self, in_fd, out_fd):
+        import termios
+        self.termios = termios
+        self.in_fd, self.out_fd = in_fd, out_fd
+        if not os.isatty(in_fd):
+            raise SystemExit("tools.sim: the terminal simulator needs a terminal; "
+                             "use --headless --script FILE for scripted runs")
+        self.saved = termios.tcgetattr(in_fd)
+        self.active = False
+
+    def enter(self):
+        t = self.termios
+        new = t.tcgetattr(self.in_fd)
+        # No echo (keys stay secret), no line buffering, no signals from keys
+        # (Ctrl-C arrives as a byte and ends the game cleanly), no flow control
+        # (Ctrl-S must not freeze the screen), reads never block.
+        new[0] &= ~(t.IXON | t.ICRNL | t.INLCR | t.IGNCR)
+        new[3] &= ~(t.ECHO | t.ICANON | t.ISIG | t.IEXTEN | t.ECHONL)
+        new[6][t.VMIN] = 0
+        new[6][t.VTIME] = 0
+        t.tcsetattr(self.in_fd, t.TCSANOW, new)
+        self.active = True
+        self.write(self.ENTER)
+
+    def leave(self):
+        if not self.active:
+            return
+        self.active = False
+        try:
+            self.write(self.LEAVE)
+        finally:
+            self.termios.tcsetattr(self.in_fd, self.termios.TCSADRAIN, self.saved)
+
+    def write(self, s):
+        data = s.encode("utf-8")
+        while data:
+            try:
+                n = os.write(self.out_fd, data)
+            except BlockingIOError:
+                select.select([], [self.out_fd], [], 0.1)
+                continue
+            data = data[n:]
+
+    def size(self):
+        try:
+            sz = os.get_terminal_size(self.out_fd)
+            return sz.columns, sz.lines
+        except OSError:
+            return 80, 24
+
+    def read(self, timeout):
+        r, _, _ = select.select([self.in_fd], [], [], max(0.0, timeout))
+        if not r:
+            return b""
+        try:
+            data = os.read(self.in_fd, 4096)
+        except (BlockingIOError, InterruptedError):
+            return b""
+        if not data:
+            raise EOFError("terminal closed")
+        return data
+
+
+class Hangup(Exception):
+    """SIGTERM / SIGHUP (an SSH connection dropped): unwind so the terminal is restored."""
+
+
+def _utf8_ok():
+    enc = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
+    return enc == "utf8" or "UTF-8" in os.environ.get("LC_ALL", os.environ.get("LC_CTYPE", os.environ.get("LANG", ""))).upper()
+
+
+def play(device, mode, board, title, in_fd, out_fd, fps=30, clock=time.monotonic, max_seconds=None):
+    """The real-time loop: keys -> pads, wall time -> device time, frames -> screen. Returns the device time reached."""
+    term = Terminal(in_fd, out_fd)
+    gamma = float(getattr(board, "GAMMA", 2.2)) or 1.0
+    exposure = exposure_for(board)
+    led = "●" if _utf8_ok() else "o"
+    single = mode in SINGLE_PLAYER
+    feeder = KeyFeeder()
+    resized = [True]
+    old = {}
+
+    def on_winch(signum, frame):
+        resized[0] = True
+
+    def on_hangup(signum, frame):
+        raise Hangup()
+
+    atexit.register(term.leave)
+    for sig, h in ((signal.SIGWINCH, on_winch), (signal.SIGTERM, on_hangup), (signal.SIGHUP, on_hangup)):
+        try:
+            old[sig] = signal.signal(sig, h)
+        except (ValueError, OSError):   # not the main thread (tests): no signals, still works
+            pass
+    now = 0
+    last_shown = None
+    try:
+        term.enter()
+        start = last = clock()
+        tick = 1.0 / fps
+        while True:
+            for ev in decode(term.read(tick - (clock() - last)), single):
+                if ev[0] == "quit":
+                    return now
+                if ev[0] == "key":
+                    feeder.push(ev[1], ev[2])
+                elif ev[0] == "redraw":
+                    resized[0] = True
+                elif ev[0] == "suspend":
+                    term.leave()
+                    signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+                    os.kill(os.getpid(), signal.SIGTSTP)     # stops here until `fg`
+                    term.enter()
+                    resized[0] = True
+                    last = clock()
+            t = clock()
+            # Catch up on wall time, but not on a long stall (suspend, laptop lid):
+            # the game should resume where it was, not fast-forward.
+            ms = int(round(min(t - last, 0.25) * 1000))
+            if ms > 0:
+                now = advance(device, feeder, now, ms)
+                last = t
+            px = latest_pixels(device)
+            cols, rows = term.size()
+            if resized[0]:
+                term.write("\x1b[2J")
+                last_shown = None
+                resized[0] = False
+            if px is None:
+                cells, status = [(0, 0, 0)] * 81, [(0, 0, 0)] * 2   # before the first frame: all dark
+            else:
+                board_order = device.cell_pixels(px)
+                cells, status = board_order[:81], board_order[81:83]
+            scr = compose(cells, status, mode, title, cols, rows, gamma, exposure, led)
+            if scr != last_shown:
+                term.write(scr)
+                last_shown = scr
+            if max_seconds is not None and t - start >= max_seconds:
+                return now
+    except (KeyboardInterrupt, Hangup, EOFError):
+        return now
+    finally:
+        term.leave()
+        for sig, h in old.items():
+            try:
+                signal.signal(sig, h)
+            except (ValueError, OSError):
+                pass
+
+
+def latest_pixels(device):
+    """The strip as last written: Device keeps its frames in `.frames` ([(t, pixels)] or dicts)."""
+    fr = getattr(device, "frames", None)
+    if not fr:
+        return None
+    f = fr[-1]
+    if isinstance(f, dict):
+        return f["pixels"]
+    return f[1] if isinstance(f, tuple) and len(f) == 2 else f
+
+
+def run(args):
+    """Entry point from tools/sim.py (without --headless): args has board, mode, runtime, seed."""
+    from tools.sim import Device
+    import boards
+    board_name = getattr(args, "board", None) or "pico"
+    mode = getattr(args, "mode", None) or "2p"
+    try:
+        board = boards.load(board_name)
+    except ValueError as e:
+        raise SystemExit("tools.sim: %s" % e)
+    kw = {"board": board_name, "mode": mode}
+    for name in ("runtime", "seed"):
+        if getattr(args, name, None) is not None:
+            kw[name] = getattr(args, name)
+    device = Device(**kw)
+    names = {"2p": "two players", "demo": "demo (attract mode)"}
+    title = "What the Shell — %s, board %s" % (names.get(mode, "you vs the computer (%s)" % mode), board_name)
+    play(device, mode, board, title, sys.stdin.fileno(), sys.stdout.fileno(),
+         max_seconds=getattr(args, "max_seconds", None))
+    return 0
