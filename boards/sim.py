@@ -1,0 +1,21 @@
+"""Board config: the virtual board used by tools/sim.py and the tests (pico wiring, direct buttons on pad B to exercise both pad types)."""
+NAME = "sim"
+LED_PIN = 28
+LED_COUNT = 83
+MATRIX_LAYOUT = "progressive"
+MATRIX_ORIGIN = "bottom-right"
+MATRIX_ROTATION = 90
+COLOR_ORDER = "RGB"
+GAMMA = 2.2
+STATUS_LEDS = (81, 82)
+CURRENT_BUDGET_MA = 500
+MA_PER_CHANNEL = 20
+BRIGHTNESS = 0.25
+KEYPAD_TYPE = "matrix4x4"
+PAD_A = {"rows": (2, 3, 4, 5), "cols": (6, 7, 8, 9)}
+# Pad B: 11 direct buttons, keys 1..9, *, # (pressed = pulled to ground).
+PAD_B_TYPE = "direct"
+PAD_B = {"pins": (10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)}
+PAD_B_ROTATED = True
+BUZZER_PIN = None
+STORAGE_DIR = "."

@@ -1,0 +1,590 @@
+"""The device application: non-blocking tick loop over pads, secret entry, turn animation, modes (attract, menu, 2 players, vs computer, tutorial) and scores."""
+from engine._compat import const
+from engine import Game, BLACK, WHITE, EMPTY, ONGOING, BLACK_WON, WHITE_WON, DRAW, IllegalMove
+from firmware.display import Display, STATUS_A, STATUS_B
+from firmware.scene import Scene, paint, tri, C_OFF, C_GRID, C_BLACK, C_WHITE, C_EGG, C_RED, C_FLASH, C_MENU
+from firmware.entry import Entry, IDLE, ENTERING, LOCKED, FB_ERROR
+from firmware.keypad import EventRing, DOWN, PAD_B
+
+TICK_MS = const(5)  # key scan period
+FRAME_MS = const(20)  # 50 frames/s; one strip write of 83 LEDs takes 2.5 ms
+_COUNT_BEAT = const(300)  # countdown: 3 beats, then the reveal
+_COUNT_MS = const(900)
+_ERR_MS = const(600)  # the error blink, identical for every refused entry
+_THINK_MS = const(700)  # computer-vs-computer: minimum time a turn stays open
+_SUDDEN_MS = const(1600)
+_OVER_MIN_MS = const(1500)
+_OVER_MAX_MS = const(10000)
+_SCORE_MS = const(3000)
+_MENU_HOLD_MS = const(2000)  # hold * on pad A this long (while idle) for the menu
+_MENU_IDLE_MS = const(60000)
+_T_SHOW_MS = const(1800)
+_T_HOLD_MS = const(2500)
+
+# Modes (the `mode` strings of tools/sim.py map onto these).
+M_ATTRACT = const(0)
+M_MENU = const(1)
+M_2P = const(2)
+M_EASY = const(3)
+M_MEDIUM = const(4)
+M_HARD = const(5)
+M_DEMO = const(6)
+M_TUTORIAL = const(7)
+MODE_NAMES = ("attract", "menu", "2p", "easy", "medium", "hard", "demo", "tutorial")
+_LEVELS = ("easy", "medium", "hard")
+
+# Play states
+S_TURN = const(0)
+S_COUNT = const(1)
+S_ANIM = const(2)
+S_SUDDEN = const(3)
+S_OVER = const(4)
+S_SCORE = const(5)
+S_SHOW = const(6)  # tutorial: the position before the demonstrated turn
+S_HOLD = const(7)  # tutorial: the result after it
+
+BRIGHTNESS_LEVELS = (0.02, 0.05, 0.1, 0.25, 0.5, 1.0)
+SAFE_BRIGHTNESS = 0.02
+
+SETTINGS_DEFAULTS = {"brightness": 3, "seating": 1, "mode": "2p"}
+SCORE_DEFAULTS = {"2p": [0, 0, 0], "easy": [0, 0, 0], "medium": [0, 0, 0], "hard": [0, 0, 0]}
+
+
+class PlaceholderBot:
+    """Stand-in opponent when engine.bot is missing: a random legal cell, preferring cells next to its own turtles."""
+
+    def __init__(self, level="easy", seed=0):
+        self.s = (seed * 2654435761 + 12345) & 0x7FFFFFFF
+
+    def _rand(self, n):
+        self.s = (self.s * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.s >> 8) % n
+
+    def choose(self, game, color):
+        for _ in range(40):
+            i = self._rand(81)
+            if game.legal(i):
+                return i
+        for i in range(81):
+            if game.legal(i):
+                return i
+        return -1
+
+
+def bot_class():
+    """engine.bot.Bot if it is there, else the placeholder."""
+    try:
+        from engine.bot import Bot
+
+        return Bot
+    except ImportError:
+        return PlaceholderBot
+
+
+def mode_number(name):
+    if name not in MODE_NAMES:
+        raise ValueError("unknown mode %r; valid modes: %s" % (name, ", ".join(MODE_NAMES)))
+    return MODE_NAMES.index(name)
+
+
+class App:
+    """Call tick() every TICK_MS ms (it returns the delay wanted); everything else is driven from there."""
+
+    def __init__(self, hw, cfg, mode="attract", seed=0, store_dir=None, bots=None, trace=None, safe=False):
+        self.hw = hw
+        self.cfg = cfg
+        self.clock = hw.clock
+        self.pads = hw.pads
+        self.buzzer = hw.buzzer
+        self.disp = Display(hw.np, cfg)
+        self.scene = Scene()
+        self.ring = EventRing()
+        self.game = Game()
+        self.scratch = Game()  # what a computer player gets to look at: a copy, never the live game
+        self.last_game = None  # the last finished game (for the simulator's final board)
+        self.seed = seed
+        self.trace = trace  # list to log ("bot", ...) / ("key", ...) events into (tests), or None
+        self.bot_cls = bots if bots is not None else bot_class()
+        self.bots = [None, None]
+        self.settings = None
+        self.scores = None
+        if store_dir is not None:
+            from firmware.storage import Store
+
+            self.settings = Store(store_dir, "settings.json", SETTINGS_DEFAULTS)
+            self.scores = Store(store_dir, "scores.json", SCORE_DEFAULTS)
+        rotated = getattr(cfg, "PAD_B_ROTATED", True)
+        if self.settings is not None:
+            st = self.settings.data
+            rotated = bool(st["seating"])
+            b = st["brightness"]
+            if 0 <= b < len(BRIGHTNESS_LEVELS):
+                self.disp.set_brightness(BRIGHTNESS_LEVELS[b])
+        if safe:
+            self.disp.set_brightness(SAFE_BRIGHTNESS)
+        self.entries = (Entry(False), Entry(rotated))
+        self.err_until = [0, 0]
+        self.err_on = [False, False]
+        self.bz_until = 0
+        self.bz_on = False
+        self.bz_tone = False
+        self.star_since = 0
+        self.star_on = False
+        now = self.clock.ticks_ms()
+        self.next_frame = now
+        self.t_state = now
+        self.t_key = now
+        self.state = S_TURN
+        self.was_sudden = False
+        self.lesson = 0
+        self._cells = [0] * 81
+        self.frames = 0
+        self.downs = 0
+        self.mode = M_ATTRACT
+        self.set_mode(mode_number(mode) if isinstance(mode, str) else mode)
+
+    # ---- modes ---------------------------------------------------------------
+    def set_mode(self, m):
+        self.mode = m
+        now = self.clock.ticks_ms()
+        self.t_state = now
+        self.t_key = now
+        self.ring.clear()
+        self.bots[0] = None
+        self.bots[1] = None
+        cls = self.bot_cls
+        if m == M_ATTRACT or m == M_DEMO:
+            self.bots[0] = self._make_bot(cls, "medium", self.seed)
+            self.bots[1] = self._make_bot(cls, "medium", self.seed + 1)
+        elif M_EASY <= m <= M_HARD:
+            self.bots[1] = self._make_bot(cls, _LEVELS[m - M_EASY], self.seed)
+        if m == M_MENU:
+            self.scene.clear_win()
+            return
+        if m == M_TUTORIAL:
+            self.lesson = 0
+            self._lesson_start(now)
+            return
+        if self.settings is not None and M_2P <= m <= M_HARD:
+            self.settings.data["mode"] = MODE_NAMES[m]
+            self.settings.save()
+        self._new_game(now)
+
+    def _make_bot(self, cls, level, seed):
+        try:
+            return cls(level, seed)
+        except (TypeError, ValueError):
+            return cls(1 + _LEVELS.index(level), seed)
+
+    def _new_game(self, now):
+        self.game.reset()
+        self.was_sudden = False
+        self.scene.set_board(self.game)
+        self._new_turn(now)
+
+    def _new_turn(self, now):
+        """Open a turn. Honesty: every computer seat chooses HERE, before any key of
+        this turn is taken from the ring into an Entry (keys stay queued until the
+        next update), and it only ever sees `scratch`, a copy of the board."""
+        e = self.entries
+        e[0].clear()
+        e[1].clear()
+        for seat in range(2):
+            bot = self.bots[seat]
+            if bot is not None:
+                self.scratch.copy_from(self.game)
+                if self.trace is not None:
+                    self.trace.append(("bot", seat, self.game.turns, e[0].state(), e[1].state(), len(self.ring)))
+                cell = -1
+                try:
+                    cell = bot.choose(self.scratch, BLACK if seat == 0 else WHITE)
+                except Exception:
+                    cell = -1
+                if type(cell) is not int or not self.game.legal(cell):
+                    cell = PlaceholderBot(0, self.game.turns).choose(self.game, seat + 1)
+                e[seat].lock_cell(cell)
+        self.state = S_TURN
+        self.t_state = now
+
+    def _lesson_start(self, now):
+        from firmware.tutorial import LESSONS, setup
+
+        if self.lesson >= len(LESSONS):
+            self.lesson = 0
+        setup(self.game, LESSONS[self.lesson], self._cells)
+        self.scene.set_board(self.game)
+        self.entries[0].lock_cell(LESSONS[self.lesson][3])
+        self.entries[1].lock_cell(LESSONS[self.lesson][4])
+        self.state = S_SHOW
+        self.t_state = now
+
+    # ---- the loop ---------------------------------------------------------------
+    def tick(self):
+        """Scan both pads, drive the buzzer, and once per FRAME_MS update + draw + write one frame."""
+        clock = self.clock
+        now = clock.ticks_ms()
+        ring = self.ring
+        pads = self.pads
+        pads[0].scan(ring)
+        pads[1].scan(ring)
+        if ring.downs != self.downs:
+            # The click is given at the press itself, for every key alike,
+            # even when the key waits in the ring until an animation ends.
+            self.downs = ring.downs
+            self._beep(now, 5, False)
+        if self.bz_on:
+            self._buzz(now)
+        if clock.ticks_diff(now, self.next_frame) >= 0:
+            self.update(now)
+            self.render(now)
+            self.disp.show()
+            self.frames += 1
+            nf = clock.ticks_add(self.next_frame, FRAME_MS)
+            if clock.ticks_diff(now, nf) >= 0:
+                nf = clock.ticks_add(now, FRAME_MS)  # fell behind (a slow bot move): no burst of catch-up frames
+            self.next_frame = nf
+        return TICK_MS
+
+    def run(self, stop=None):
+        """Loop forever on a device (stop() -> True ends it, for tests)."""
+        sleep = self.clock.sleep_ms
+        while stop is None or not stop():
+            sleep(self.tick())
+
+    # ---- feedback -------------------------------------------------------------
+    def _beep(self, now, ms, tone):
+        if self.buzzer is None:
+            return
+        self.bz_until = self.clock.ticks_add(now, ms)
+        self.bz_on = True
+        self.bz_tone = tone
+        self.buzzer.value(1)
+
+    def _buzz(self, now):
+        if self.clock.ticks_diff(self.bz_until, now) <= 0:
+            self.bz_on = False
+            self.buzzer.value(0)
+        elif self.bz_tone:
+            self.buzzer.value(1 - self.buzzer.value())  # 100 Hz square at the 5 ms tick
+
+    def _feedback(self, pad, fb, now):
+        # Every key gets the same click; a refused entry the same blink + buzz.
+        if fb == FB_ERROR:
+            self.err_until[pad] = self.clock.ticks_add(now, _ERR_MS)
+            self.err_on[pad] = True
+            self._beep(now, 200, True)
+
+    # ---- update -----------------------------------------------------------------
+    def update(self, now):
+        m = self.mode
+        if m == M_MENU:
+            self._menu(now)
+        elif m == M_TUTORIAL:
+            self._tutorial(now)
+        else:
+            self._play(now)
+
+    def _next_key(self):
+        """Next key-down event from the ring as (pad << 8 | char code), or -1. Key-ups are dropped."""
+        ring = self.ring
+        while True:
+            ev = ring.get()
+            if ev < 0:
+                return -1
+            if ev & DOWN:
+                pad = 1 if ev & PAD_B else 0
+                return (pad << 8) | ord(self.pads[pad].keys[ev & 63])
+
+    def _play(self, now):
+        clock = self.clock
+        st = self.state
+        m = self.mode
+        el = clock.ticks_diff(now, self.t_state)
+        if m == M_ATTRACT and len(self.ring):
+            k = self._next_key()
+            if k >= 0:
+                self._to_menu_or_last(k & 255)
+                return
+        if st == S_TURN or st == S_COUNT:
+            e = self.entries
+            if m != M_ATTRACT and (st == S_TURN or self._star_queued()):
+                # During the countdown keys stay queued for the next turn,
+                # unless a `*` is among them (it takes a move back).
+                while True:
+                    k = self._next_key()
+                    if k < 0:
+                        break
+                    pad = k >> 8
+                    if self.bots[pad] is not None:
+                        continue  # the computer's seat: its pad is not used
+                    if self.trace is not None:
+                        self.trace.append(("key", pad, chr(k & 255), self.game.turns))
+                    self._feedback(pad, e[pad].key(chr(k & 255), self.game), now)
+                self._menu_hold(now)
+                if self.mode != m:
+                    return
+            both = e[0].locked and e[1].locked
+            if st == S_TURN:
+                if both and (self.bots[0] is None or el >= _THINK_MS):
+                    self.state = S_COUNT
+                    self.t_state = now
+                    self._beep(now, 40, True)
+            elif not both:
+                self.state = S_TURN  # a `*` took a move back before the reveal
+                self.t_state = now
+            elif el >= _COUNT_MS:
+                self._reveal(now)
+            elif el // _COUNT_BEAT != (el - FRAME_MS) // _COUNT_BEAT and el >= FRAME_MS:
+                self._beep(now, 40, True)
+        elif st == S_ANIM:
+            if not self.scene.advance(now, clock):
+                self._settled(now)
+        elif st == S_SUDDEN:
+            if el >= _SUDDEN_MS:
+                self._new_turn(now)
+        elif st == S_OVER:
+            k = self._next_key()
+            if (k >= 0 and el >= _OVER_MIN_MS) or el >= _OVER_MAX_MS:
+                self.state = S_SCORE
+                self.t_state = now
+        elif st == S_SCORE:
+            self._next_key()
+            if el >= _SCORE_MS:
+                self._new_game(now)
+
+    def _star_queued(self):
+        ring = self.ring
+        i = 0
+        while True:
+            ev = ring.peek(i)
+            if ev < 0:
+                return False
+            if ev & DOWN and self.pads[1 if ev & PAD_B else 0].keys[ev & 63] == "*":
+                return True
+            i += 1
+
+    def _to_menu_or_last(self, ch):
+        if ch == "#" and self.settings is not None:
+            self.set_mode(mode_number(self.settings.data["mode"]))
+        else:
+            self.set_mode(M_MENU)
+
+    def _menu_hold(self, now):
+        if self.pads[0].held("*") and self.entries[0].state() == IDLE:
+            if not self.star_on:
+                self.star_on = True
+                self.star_since = now
+            elif self.clock.ticks_diff(now, self.star_since) >= _MENU_HOLD_MS:
+                self.star_on = False
+                self.set_mode(M_MENU)
+        else:
+            self.star_on = False
+
+    def _reveal(self, now):
+        g = self.game
+        b = self.entries[0].move
+        w = self.entries[1].move
+        self.scene.set_board(g)  # `shown` = the board before this turn
+        try:
+            g.play(b, w)
+        except IllegalMove:
+            # Cannot happen (both were checked when locked); recover, never crash.
+            self.entries[0].clear()
+            self.entries[1].clear()
+            self.state = S_TURN
+            self.t_state = now
+            return
+        self.scene.start_turn(g, now)
+        self.state = S_ANIM
+        self.t_state = now
+
+    def _settled(self, now):
+        g = self.game
+        self.scene.set_board(g)
+        if self.mode == M_TUTORIAL:
+            self.state = S_HOLD
+            self.t_state = now
+            return
+        if g.result != ONGOING:
+            self.state = S_OVER
+            self.t_state = now
+            self._score(g.result)
+            return
+        sd = g.sudden_death
+        if sd and not self.was_sudden:
+            self.state = S_SUDDEN
+            self.t_state = now
+            self.was_sudden = sd
+            return
+        self.was_sudden = sd
+        self._new_turn(now)
+
+    def _score(self, result):
+        # The finished game is kept for the simulator; a fresh Game takes its place.
+        self.last_game = self.game
+        fresh = Game()
+        fresh.copy_from(self.game)
+        self.game = fresh
+        name = MODE_NAMES[self.mode]
+        if self.scores is not None and name in self.scores.data:
+            self.scores.data[name][result - 1] += 1
+            self.scores.save()
+
+    def _menu(self, now):
+        k = self._next_key()
+        el = self.clock.ticks_diff(now, self.t_key)
+        if k < 0:
+            if el >= _MENU_IDLE_MS:
+                self.set_mode(M_ATTRACT)
+            return
+        self.t_key = now
+        ch = chr(k & 255)
+        self._feedback(0, 1, now)
+        if "1" <= ch <= "6":
+            self.set_mode((M_2P, M_EASY, M_MEDIUM, M_HARD, M_TUTORIAL, M_ATTRACT)[ord(ch) - 49])
+        elif ch == "7" or ch == "8":
+            b = self._brightness_index() + (1 if ch == "8" else -1)
+            if 0 <= b < len(BRIGHTNESS_LEVELS):
+                self.disp.set_brightness(BRIGHTNESS_LEVELS[b])
+                if self.settings is not None:
+                    self.settings.data["brightness"] = b
+                    self.settings.save()
+        elif ch == "9":
+            e = self.entries[1]
+            e.rotated = not e.rotated
+            if self.settings is not None:
+                self.settings.data["seating"] = 1 if e.rotated else 0
+                self.settings.save()
+        elif ch == "*":
+            self.set_mode(M_ATTRACT)
+
+    def _brightness_index(self):
+        b = self.disp.brightness
+        best = 0
+        for i in range(len(BRIGHTNESS_LEVELS)):
+            if abs(BRIGHTNESS_LEVELS[i] - b) < abs(BRIGHTNESS_LEVELS[best] - b):
+                best = i
+        return best
+
+    def _tutorial(self, now):
+        from firmware.tutorial import LESSONS
+
+        k = self._next_key()
+        ch = chr(k & 255) if k >= 0 else ""
+        if ch == "*":
+            self.set_mode(M_MENU)
+            return
+        st = self.state
+        el = self.clock.ticks_diff(now, self.t_state)
+        if st == S_SHOW:
+            if el >= _T_SHOW_MS or ch == "#":
+                self._reveal(now)
+        elif st == S_ANIM:
+            if not self.scene.advance(now, self.clock):
+                self._settled(now)
+        elif st == S_HOLD:
+            if el >= _T_HOLD_MS or ch == "#":
+                self.lesson = (self.lesson + 1) % len(LESSONS)
+                self._lesson_start(now)
+
+    # ---- drawing --------------------------------------------------------------
+    def render(self, now):
+        fr = self.disp.frame
+        m = self.mode
+        if m == M_MENU:
+            self._render_menu(fr, now)
+            return
+        st = self.state
+        if st == S_SCORE:
+            self._render_score(fr)
+        else:
+            self.scene.render(fr, now, self.clock)
+            if st == S_SHOW:
+                # Tutorial: the two coming moves blink faintly where they will land.
+                if (now >> 8) & 1:
+                    paint(fr, self.entries[0].move, C_BLACK, 90)
+                    paint(fr, self.entries[1].move, C_WHITE, 90)
+        self._render_status(fr, now, STATUS_A, 0)
+        self._render_status(fr, now, STATUS_B, 1)
+
+    def _render_status(self, fr, now, px, pad):
+        # Depends only on the entry's state (idle/entering/locked), the error
+        # blink and the game phase: never on the digits typed.
+        clock = self.clock
+        st = self.state
+        own = C_BLACK if pad == 0 else C_WHITE
+        if self.err_on[pad]:
+            if clock.ticks_diff(self.err_until[pad], now) > 0:
+                el = clock.ticks_diff(now, self.err_until[pad]) + _ERR_MS
+                paint(fr, px, C_RED if (el // 100) & 1 == 0 else C_OFF, 256)
+                return
+            self.err_on[pad] = False
+        el = clock.ticks_diff(now, self.t_state)
+        if st == S_TURN:
+            s = self.entries[pad].state()
+            if s == LOCKED:
+                paint(fr, px, own, 256)
+            elif s == ENTERING:
+                paint(fr, px, own, 60 + (tri(now, 0) >> 1))
+            else:
+                paint(fr, px, own, 40)
+        elif st == S_COUNT:
+            paint(fr, px, C_FLASH if el % _COUNT_BEAT < 120 else own, 256)
+        elif st == S_SUDDEN:
+            paint(fr, px, C_RED if (el // 200) & 1 == 0 else own, 256)
+        elif st == S_OVER:
+            r = self.game.result
+            if r == DRAW:
+                paint(fr, px, C_EGG, 120)
+            elif r == pad + 1:
+                paint(fr, px, own, 60 + ((tri(now, 0) * 196) >> 8))
+            else:
+                paint(fr, px, C_OFF, 0)
+        elif st == S_SHOW or st == S_HOLD:
+            paint(fr, px, C_MENU, 120)
+        else:
+            paint(fr, px, own, 40)
+
+    def _render_score(self, fr):
+        # Tallies for this mode: black's wins fill from the top-left, white's from the bottom-right, draws on the middle row.
+        for i in range(81):
+            paint(fr, i, C_OFF, 0)
+        name = MODE_NAMES[self.mode]
+        if self.scores is None or name not in self.scores.data:
+            return
+        s = self.scores.data[name]
+        for i in range(min(s[0], 36)):
+            paint(fr, i, C_BLACK, 256)
+        for i in range(min(s[1], 36)):
+            paint(fr, 80 - i, C_WHITE, 256)
+        for i in range(min(s[2], 9)):
+            paint(fr, 36 + i, C_EGG, 200)
+
+    def _render_menu(self, fr, now):
+        # Block k shows option k (key k on pad A): 1 two players (blue + white),
+        # 2-4 computer easy/medium/hard (1-3 green dots), 5 tutorial (amber),
+        # 6 attract (pulsing white), 7/8 brightness down/up (dots = level),
+        # 9 seating (white dot low: pad B opposite and rotated; high: side by side).
+        for i in range(81):
+            paint(fr, i, C_GRID if ((i // 27) + (i % 9) // 3) % 2 == 0 else C_OFF, 256)
+        paint(fr, _centre(1) - 1, C_BLACK, 256)
+        paint(fr, _centre(1) + 1, C_WHITE, 256)
+        for k in range(3):
+            c = _centre(2 + k)
+            for j in range(k + 1):
+                paint(fr, c - 1 + j, C_MENU, 256)
+        paint(fr, _centre(5), C_EGG, 256)
+        paint(fr, _centre(6), C_FLASH, 60 + (tri(now, 1) >> 1))
+        paint(fr, _centre(7), C_FLASH, 40)
+        b = self._brightness_index()
+        c = _centre(8) - 10
+        for j in range(b + 1):
+            paint(fr, c + (j // 3) * 9 + j % 3, C_FLASH, 256)
+        paint(fr, _centre(9) + (9 if self.entries[1].rotated else -9), C_WHITE, 256)
+        self._render_status(fr, now, STATUS_A, 0)
+        self._render_status(fr, now, STATUS_B, 1)
+
+
+def _centre(k):
+    """Board index of the centre cell of block k (1-9)."""
+    return (((k - 1) // 3) * 3 + 1) * 9 + ((k - 1) % 3) * 3 + 1
