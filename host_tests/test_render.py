@@ -138,3 +138,27 @@ def test_keypad_picture(tmp_path):
     out = tmp_path / "k.png"
     assert render.main(["keypad", "--out", str(out)]) == 0
     assert Image.open(out).size == (1400, 760)
+
+
+def test_gif_shrinks_to_the_size_limit(tmp_path, identity_layout):
+    frames = [(t * 100, [[(t * 37 + k * 11) % 256, (k * 53) % 256, (t * 91) % 256] for k in range(83)]) for t in range(12)]
+    p = _frames_file(tmp_path, frames)
+    big, small = tmp_path / "big.gif", tmp_path / "small.gif"
+    assert render.main([str(p), "--gif", str(big), "--pitch", "40", "--max-bytes", "100000000"]) == 0
+    limit = big.stat().st_size // 2
+    assert render.main([str(p), "--gif", str(small), "--pitch", "40", "--max-bytes", str(limit)]) == 0
+    assert small.stat().st_size <= limit
+    assert Image.open(small).width < Image.open(big).width
+
+
+@pytest.mark.parametrize("board", ["pico", "esp32s3", "sim"])
+def test_cell_mapper_uses_the_firmware_layout(board):
+    from firmware.display import strip_map
+    b = render.load_board(board)
+    m = strip_map(b.MATRIX_LAYOUT, b.MATRIX_ORIGIN, b.MATRIX_ROTATION, b.STATUS_LEDS)
+    px = [(k, 255 - k, 7) for k in range(83)]          # each strip LED tagged with its index
+    cells, (a, bb) = render.cell_mapper(board)(px)
+    assert [c[0] for c in cells] == [m[i] for i in range(81)]
+    assert (a[0], bb[0]) == (m[81], m[82])
+    if board == "pico":      # serpentine from the top-left: a2 (cell 9) is the 18th LED
+        assert cells[9][0] == 17 and cells[0][0] == 0

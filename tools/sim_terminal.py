@@ -151,7 +151,7 @@ def advance(device, feeder, now, ms):
 
 RESET = "\x1b[0m"
 PANEL_BG = (12, 15, 14)       # the PCB: the matrix looks the same on light and dark terminal themes
-UNLIT = (44, 47, 46)          # an unlit LED package
+UNLIT = (34, 37, 36)          # an unlit LED package
 LABEL = (105, 120, 112)
 
 
@@ -176,8 +176,8 @@ def screen_colour(rgb, gamma, exposure):
         out.append(min(255, int(round(x * 255))))
     # Very dim LEDs (the block grid on empty cells) must still differ from unlit ones.
     m = max(out)
-    if m < 60:
-        k = 60.0 / max(m, 1)
+    if m < 72:
+        k = 72.0 / max(m, 1)
         out = [min(255, int(v * k)) for v in out]
     return tuple(out)
 
@@ -195,23 +195,24 @@ COLS = "abcdefghi"
 def matrix_lines(cells, status, gamma, exposure, led="●"):
     """The panel as lines of text: 9x9 LEDs with coordinates, B's status LED on the far edge, A's on the near."""
     pb, lab = bg(PANEL_BG), fg(LABEL)
-    width = 2 + 9 * 2 + 3   # row label, 9 LEDs of 2 columns, row label
-    head = pb + lab + "   " + " ".join(COLS) + "   " + RESET
+    width = 25   # " 1 " + 9 LEDs of 2 columns + " 1 " + margin: every line padded to it so the panel is a clean rectangle
+
+    def panel(content, used):
+        return pb + lab + content + " " * (width - used) + RESET
 
     def status_line(rgb, text):
         c = screen_colour(rgb, gamma, exposure)
-        pad_l = (width - 1) // 2
-        s = pb + " " * pad_l + fg(c) + led + lab + " " + text
-        return s + " " * max(0, width - pad_l - 2 - len(text) + 1) + RESET
+        left = " " * 10
+        return panel(left + fg(c) + led + lab + " " + text, len(left) + 2 + len(text))
 
-    lines = [status_line(status[1], "B white"), pb + " " * (width + 1) + RESET, head]
+    head = "    " + " ".join(COLS)
+    lines = [panel("", 0), status_line(status[1], "B white"), panel("", 0), panel(head, len(head))]
     for r in range(9):
-        s = pb + lab + "%d " % (r + 1)
+        s = " %d " % (r + 1)
         for c in range(9):
             s += " " + fg(screen_colour(cells[r * 9 + c], gamma, exposure)) + led
-        s += lab + " %d " % (r + 1) + RESET
-        lines.append(s)
-    lines += [head, pb + " " * (width + 1) + RESET, status_line(status[0], "A black")]
+        lines.append(panel(s + lab + "  %d" % (r + 1), 3 + 18 + 3))
+    lines += [panel(head, len(head)), panel("", 0), status_line(status[0], "A black"), panel("", 0)]
     return lines
 
 
@@ -463,18 +464,16 @@ def play(device, mode, board, title, in_fd, out_fd, fps=30, clock=time.monotonic
 
 
 def latest_pixels(device):
-    """The strip as last written: Device keeps its frames in `.frames` ([(t, pixels)] or dicts)."""
+    """The strip as last written: tools.sim.Device keeps it in `last_pixels`; fakes may keep `.frames` [(t, pixels)]."""
+    px = getattr(device, "last_pixels", None)
+    if px is not None:
+        return px
     fr = getattr(device, "frames", None)
-    if not fr:
-        return None
-    f = fr[-1]
-    if isinstance(f, dict):
-        return f["pixels"]
-    return f[1] if isinstance(f, tuple) and len(f) == 2 else f
+    return fr[-1][1] if fr else None
 
 
 def run(args):
-    """Entry point from tools/sim.py (without --headless): args has board, mode, runtime, seed."""
+    """Entry point from tools/sim.py (without --headless): uses args.board, mode, runtime, seed, store."""
     from tools.sim import Device
     import boards
     board_name = getattr(args, "board", None) or "pico"
@@ -483,13 +482,20 @@ def run(args):
         board = boards.load(board_name)
     except ValueError as e:
         raise SystemExit("tools.sim: %s" % e)
-    kw = {"board": board_name, "mode": mode}
-    for name in ("runtime", "seed"):
+    kw = {"board": board_name, "mode": mode, "keep_frames": False}   # a long session must not pile up frames
+    for name, key in (("runtime", "runtime"), ("seed", "seed"), ("store", "store_dir")):
         if getattr(args, name, None) is not None:
-            kw[name] = getattr(args, name)
-    device = Device(**kw)
-    names = {"2p": "two players", "demo": "demo (attract mode)"}
+            kw[key] = getattr(args, name)
+    try:
+        device = Device(**kw)
+    except ValueError as e:
+        raise SystemExit("tools.sim: %s" % e)
+    names = {"2p": "two players", "demo": "demo (computer vs computer)", "attract": "attract mode",
+             "tutorial": "tutorial", "menu": "menu"}
     title = "What the Shell — %s, board %s" % (names.get(mode, "you vs the computer (%s)" % mode), board_name)
     play(device, mode, board, title, sys.stdin.fileno(), sys.stdout.fileno(),
          max_seconds=getattr(args, "max_seconds", None))
+    close = getattr(device, "close", None)
+    if close is not None:
+        close()
     return 0
