@@ -137,7 +137,7 @@ class UpyDevice:
             raise RuntimeError("--runtime micropython needs Node and tools/node/node_modules (npm ci in tools/node)")
         self.on_frame = on_frame
         files = guest_files()
-        self.session = upy.Session(files=files)
+        self.session = upy.Session(files=files, timeout=900.0)  # a whole scripted game can run in one call
         self._exec(
             "import sys\nsys.path.insert(0, '/')\nimport fakehw, boards, ubinascii\n"
             "_fr = []\n"
