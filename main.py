@@ -6,7 +6,7 @@ def hardware():
     import machine
     import neopixel
     import time
-    import board_config  # boards/<name>.py, copied to the device root under this name
+    import board_config  # type: ignore  # boards/<name>.py, copied to the device root under this name
     from firmware.hw import build
 
     return board_config, build(board_config, machine.Pin, neopixel.NeoPixel, time)

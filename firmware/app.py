@@ -105,7 +105,7 @@ class App:
         self.seed = seed
         self.trace = trace  # list to log ("bot", ...) / ("key", ...) events into (tests), or None
         self.bot_cls = bots if bots is not None else bot_class()
-        self.bots = [None, None]
+        self.bots = [None, None]  # type: list
         self.settings = None
         self.scores = None
         if store_dir is not None:
@@ -201,7 +201,7 @@ class App:
                 except Exception:
                     cell = -1
                 if type(cell) is not int or not self.game.legal(cell):
-                    cell = PlaceholderBot(0, self.game.turns).choose(self.game, seat + 1)
+                    cell = PlaceholderBot("easy", self.game.turns).choose(self.game, seat + 1)
                 e[seat].lock_cell(cell)
         self.state = S_TURN
         self.t_state = now

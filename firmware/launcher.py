@@ -27,9 +27,9 @@ def format_exception(e):
 
         buf = io.StringIO()
         sys.print_exception(e, buf)  # type: ignore[attr-defined]
-        return buf.getvalue()
+        return buf.getvalue()  # type: ignore  # missing from the stubs, present on every port
     except AttributeError:
-        import traceback
+        import traceback  # type: ignore  # CPython only
 
         return "".join(traceback.format_exception(type(e), e, e.__traceback__))
 

@@ -61,7 +61,7 @@ class Scene:
         self.fx = bytearray(81)
         self.win = bytearray(81)  # 1 for turtles in a winning line (cached once per turn)
         self.win_mode = WIN_NONE
-        self.log = None
+        self.log = bytearray(0)  # the game's turn record while animating
         self.log_len = 0
         self.pos = 0  # start of the current segment in the log
         self.end = 0  # end of the current segment
