@@ -175,9 +175,12 @@ class Panel:
     SILK = (70, 84, 78)
     LABEL = (96, 112, 104)
 
-    def __init__(self, pitch=56):
+    def __init__(self, pitch=56, hot=True):
         from PIL import Image, ImageDraw, ImageFilter
         self.p = p = int(pitch)
+        # The white-hot centre reads well in a PNG but turns into rings on a
+        # 255-colour GIF palette, so GIFs go without it.
+        self.hot = hot
         self.margin = m = int(p * 1.05)          # room for labels around the matrix
         self.status_band = sb = int(p * 1.0)     # each player's edge strip with the status LED
         self.w = m * 2 + 9 * p
@@ -187,7 +190,7 @@ class Panel:
         self.lens_r = p * 0.26
         # Anti-aliased masks: drawn 4x larger, then shrunk.
         self.lens_mask = self._disc(self.lens_r)
-        self.hot_mask = self._radial(self.lens_r * 0.9)
+        self.hot_mask = self._radial(self.lens_r * 1.0)
         bg = Image.new("RGB", (self.w, self.h), (8, 9, 9))
         d = ImageDraw.Draw(bg)
         r = int(p * 0.35)
@@ -253,7 +256,7 @@ class Panel:
         for y in range(n):
             for x in range(n):
                 q = math.hypot(x - c, y - c) / r
-                px[x, y] = int(255 * max(0.0, 1 - q) ** 1.6)
+                px[x, y] = int(255 * max(0.0, 1 - q) ** 1.1)
         return img
 
     def draw(self, colours):
@@ -261,19 +264,23 @@ class Panel:
         from PIL import Image, ImageChops, ImageDraw
         glow = Image.new("RGB", (self.w, self.h), (0, 0, 0))
         gd = ImageDraw.Draw(glow)
-        gr = self.p * 0.36
+        gr = self.p * 0.4
         centres = self.led_centres()
         for (cx, cy), c in zip(centres, colours):
             if c != (0, 0, 0):
-                gd.ellipse((cx - gr, cy - gr, cx + gr, cy + gr), fill=tuple(int(v * 0.8) for v in c))
+                # Glow grows with brightness: the faint block grid should not haze the panel.
+                k = max(c) / 255.0
+                gd.ellipse((cx - gr, cy - gr, cx + gr, cy + gr), fill=tuple(int(v * k) for v in c))
         img = ImageChops.add(self.bg, glow.filter(self._blur))
         lm, hm = self.lens_mask, self.hot_mask
         for (cx, cy), c in zip(centres, colours):
             if c == (0, 0, 0):
                 continue
             img.paste(c, (int(round(cx - lm.width / 2)), int(round(cy - lm.height / 2))), lm)
+            if not self.hot:
+                continue
             lum = max(c) / 255.0
-            hot = tuple(int(v + (255 - v) * 0.65 * lum * lum) for v in c)
+            hot = tuple(int(v + (255 - v) * 0.45 * lum * lum) for v in c)
             img.paste(hot, (int(round(cx - hm.width / 2)), int(round(cy - hm.height / 2))), hm)
         return img
 
@@ -344,6 +351,7 @@ def write_gif(renderer, samples, out, max_bytes=None):
     """Save an animated GIF with one shared palette; shrink until it fits max_bytes. Returns (bytes, frames, size)."""
     from PIL import Image
     scale = 1.0
+    renderer.panel = Panel(renderer.panel.p, hot=False)
     while True:
         def shot(px):
             im = renderer.image(px)
@@ -353,16 +361,19 @@ def write_gif(renderer, samples, out, max_bytes=None):
         # One adaptive palette from a strip of evenly spread frames: every frame
         # shares it, so unchanged areas stay byte-identical and compress away,
         # and no frame holds on to its RGB copy (a long game stays in memory).
-        pick = [shot(px) for px, _ in samples[:: max(1, len(samples) // 12)][:12]]
+        # 48 frames, so short events (a capture flash) get their colours too;
+        # half size is plenty to learn colours and keeps this fast.
+        pick = [shot(px) for px, _ in samples[:: max(1, len(samples) // 48)][:48]]
         w, h = pick[0].size
-        strip = Image.new("RGB", (w, h * len(pick)))
+        hw, hh = max(1, w // 2), max(1, h // 2)
+        strip = Image.new("RGB", (hw, hh * len(pick)))
         for k, im in enumerate(pick):
-            strip.paste(im, (0, k * h))
+            strip.paste(im.resize((hw, hh), Image.BILINEAR), (0, k * hh))
         pal = strip.quantize(colors=255, method=Image.Quantize.MEDIANCUT)
         q = [shot(px).quantize(palette=pal, dither=Image.Dither.NONE) for px, _ in samples]
         buf = io.BytesIO()
         q[0].save(buf, format="GIF", save_all=True, append_images=q[1:], duration=[d for _, d in samples],
-                  loop=0, optimize=False, disposal=1)
+                  loop=0, optimize=True, disposal=1)   # optimize: unchanged pixels become transparent
         data = buf.getvalue()
         if max_bytes is None or len(data) <= max_bytes or scale < 0.3:
             break
