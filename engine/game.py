@@ -8,7 +8,7 @@ BLACK = const(1)
 WHITE = const(2)
 EGG = const(3)
 _WALL = const(4)
-_MARK = const(8)  # temporary "winning" flag OR-ed into a cell while counting lines
+_MARK = const(8)  # "already counted" flag OR-ed into a cell while counting lines
 
 ONGOING = const(0)
 BLACK_WON = const(1)
@@ -50,16 +50,6 @@ for _i in range(_NCELLS):
     _U[_P[_i]] = _i
 _U = bytes(_U)
 
-# The 36 lines of length >= 5 (rows, columns, both diagonals): start, step.
-# A scan walks from its start until it meets the wall.
-_LSTART = bytes(
-    [(r + 1) * _W + 1 for r in range(9)]
-    + [_W + 1 + c for c in range(9)]
-    + [_W + 1 + c for c in range(5)] + [(r + 1) * _W + 1 for r in range(1, 5)]
-    + [_W + 1 + c for c in range(4, 9)] + [(r + 1) * _W + 9 for r in range(1, 5)]
-)
-_LSTEP = bytes([1] * 9 + [11] * 9 + [12] * 9 + [10] * 9)
-
 _COLOUR = ("empty", "black", "white", "egg")
 
 
@@ -92,6 +82,8 @@ class Game:
         self._eggs = bytearray(_NCELLS)  # ring buffer of padded cells, oldest at _eh
         self._added = bytearray(_NCELLS + 2)  # newcomers of the turn, step by step (padded)
         self._ranks = bytearray(_NCELLS)  # egg-order rank of each captured egg, for undo
+        self._win = bytearray(_NCELLS)  # winning turtles (padded cells), _nwin of them
+        self._wnew = bytearray(_NCELLS)  # the previous list while judging; swapped after
         self.log = bytearray(_LOG_ENTRIES * 3)
         self.reset()
 
@@ -112,6 +104,7 @@ class Game:
         self.turns = 0
         self.log_len = 0
         self._nranks = 0
+        self._nwin = 0
         self._u = bytearray(8)  # state before the last turn, for undo()
 
     # ---- reading the position -------------------------------------------
@@ -177,8 +170,14 @@ class Game:
 
     def play(self, black, white):
         """Resolve one simultaneous turn. Raises IllegalMove, changing nothing, if either move is refused."""
-        self._check(black, "black")
-        self._check(white, "white")
+        b = self._b
+        # One cheap test for the usual legal turn (~6,000 fuel); _check finds
+        # and words the problem otherwise. type() rejects bools and floats.
+        if (self.result != ONGOING or type(black) is not int or type(white) is not int
+                or black < 0 or white < 0 or black >= _NCELLS or white >= _NCELLS
+                or b[_P[black]] != EMPTY or b[_P[white]] != EMPTY):
+            self._check(black, "black")
+            self._check(white, "white")
         u = self._u
         u[0] = self.result
         u[1] = self.sudden_death
@@ -186,7 +185,7 @@ class Game:
         u[3] = self.winning_white
         u[4] = self.captures_black
         u[5] = self.captures_white
-        b = self._b
+        u[6] = self._nwin
         log = self.log
         pb = _P[black]
         self._nranks = 0
@@ -245,14 +244,16 @@ class Game:
             while i < end:
                 c = add[i]
                 p = b[c]
-                e = 3 - p  # the enemy turtle colour (eggs are enemies of both)
+                # Enemy test in one operation: v & e is non-zero exactly for
+                # the enemy turtle and for eggs (3), never for empty, own or
+                # wall (4). Most neighbours are empty, so most directions
+                # stop after one load (~1,400 fuel per direction).
+                e = 3 - p
                 mask = 0
                 bit = 1
                 for d in _DIRS:
-                    x = b[c + d]
-                    if x == e or x == EGG:
-                        x = b[c + d + d]
-                        if (x == e or x == EGG) and b[c + 3 * d] == p and not self._counted(c, c + 3 * d, start, end):
+                    if b[c + d] & e:
+                        if b[c + d + d] & e and b[c + 3 * d] == p and not self._counted(c, c + 3 * d, start, end):
                             mask |= bit
                             if p == BLACK:
                                 cb += 1
@@ -400,32 +401,63 @@ class Game:
     # ---- winning -----------------------------------------------------------------
 
     def _judge(self, added):
-        # Count winning turtles only after the turn settled. Outside sudden
-        # death no line of five existed before the turn, and removals never
-        # make one, so a new line must run through a turtle added this turn:
-        # check just those (a few cells) and recount the board only when one
-        # is found or sudden death is on (rare; measured by tools.bench).
-        full = self.sudden_death
-        if not full:
-            b = self._b
-            add = self._added
-            i = 0
-            while i < added and not full:
-                c = add[i]
-                p = b[c]
-                if p == BLACK or p == WHITE:
-                    for d in _AXES:
-                        if self._run(c, d, p) >= 5:
-                            full = True
-                            break
-                i += 1
-        if full:
-            self._count_lines()
-        else:
-            self.winning_black = 0
-            self.winning_white = 0
-        wb = self.winning_black
-        ww = self.winning_white
+        # Winning turtles, counted once the turn has settled. A run of five
+        # or more now either holds a turtle added this turn (placed or
+        # hatched) or is made of turtles that were already winning before
+        # (captures only shorten runs). So only those cells are looked at:
+        # the added ones and, in sudden death, the previous winners. Each
+        # winning turtle is marked in the board (so a turtle in two lines
+        # counts once) and listed in the spare list, which then becomes the
+        # current one; the old list stays intact for undo().
+        b = self._b
+        add = self._added
+        old = self._win
+        new = self._wnew
+        nold = self._nwin if self.sudden_death else 0
+        total = nold + added
+        n = 0
+        wb = 0
+        ww = 0
+        i = 0
+        while i < total:
+            c = old[i] if i < nold else add[i - nold]
+            i += 1
+            p = b[c] & 7
+            if p != BLACK and p != WHITE:
+                continue
+            for d in _AXES:
+                # Most turtles have no neighbour of their colour on an axis:
+                # two loads decide that (~2,600 fuel per axis).
+                if b[c + d] & 7 != p and b[c - d] & 7 != p:
+                    continue
+                x = c + d
+                while b[x] & 7 == p:
+                    x += d
+                y = c - d
+                while b[y] & 7 == p:
+                    y -= d
+                if x - y > 5 * d:  # (x - y) / d - 1 turtles: five or more
+                    y += d
+                    while y != x:
+                        v = b[y]
+                        if v < _MARK:
+                            b[y] = v | _MARK
+                            new[n] = y
+                            n += 1
+                            if p == BLACK:
+                                wb += 1
+                            else:
+                                ww += 1
+                        y += d
+        j = 0
+        while j < n:
+            b[new[j]] &= 7
+            j += 1
+        self._wnew = old
+        self._win = new
+        self._nwin = n
+        self.winning_black = wb
+        self.winning_white = ww
         if wb != ww:
             self.result = BLACK_WON if wb > ww else WHITE_WON
             self.sudden_death = False
@@ -434,49 +466,6 @@ class Game:
             if self.empty == 0:
                 self.result = DRAW  # also a full board in sudden death (ruling)
                 self.sudden_death = False
-
-    def _count_lines(self):
-        # Mark every turtle in a run of 5+ along each of the 36 lines, then
-        # count the marks per colour: a turtle in two lines counts once.
-        b = self._b
-        k = 0
-        while k < 36:
-            c = _LSTART[k]
-            d = _LSTEP[k]
-            p = EMPTY
-            run = 0
-            while True:
-                v = b[c] & 7
-                if v == p and v != EMPTY and v != EGG:
-                    run += 1
-                else:
-                    if run >= 5:
-                        x = c - d
-                        while run > 0:
-                            b[x] |= _MARK
-                            x -= d
-                            run -= 1
-                    p = v
-                    run = 1
-                if v == _WALL:
-                    break
-                c += d
-            k += 1
-        wb = 0
-        ww = 0
-        c = _W + 1
-        while c < _PADDED - _W - 1:
-            v = b[c]
-            if v & _MARK:
-                v &= 7
-                b[c] = v
-                if v == BLACK:
-                    wb += 1
-                else:
-                    ww += 1
-            c += 1
-        self.winning_black = wb
-        self.winning_white = ww
 
     # ---- undo, copy, setup -------------------------------------------------------
 
@@ -521,6 +510,10 @@ class Game:
         self.winning_white = u[3]
         self.captures_black = u[4]
         self.captures_white = u[5]
+        self._nwin = u[6]
+        w = self._win  # the judge swapped the lists: swap back
+        self._win = self._wnew
+        self._wnew = w
         self.turns -= 1
         self.log_len = 0
         self._nranks = 0
@@ -533,6 +526,9 @@ class Game:
         self._ranks[:] = other._ranks
         self.log[:] = other.log
         self._u[:] = other._u
+        self._win[:] = other._win
+        self._wnew[:] = other._wnew
+        self._nwin = other._nwin
         self._eh = other._eh
         self.egg_count = other.egg_count
         self.empty = other.empty
@@ -581,5 +577,11 @@ class Game:
             self._eggs[k] = _P[eggs[k]]
         self.egg_count = len(eggs)
         self.empty = empty
-        self.sudden_death = True  # forces a full count of the lines
-        self._judge(0)
+        # Judge as if every turtle had just been added: a full count.
+        add = self._added
+        n = 0
+        for i in range(_NCELLS):
+            if cells[i] == BLACK or cells[i] == WHITE:
+                add[n] = _P[i]
+                n += 1
+        self._judge(n)

@@ -1,0 +1,127 @@
+"""Engine figures for tools.bench: wasm fuel per turn on MicroPython, CPython time per turn, heap held and allocated."""
+import json
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT.parent / "shared" / "conformance" / "random-games.json"
+FUEL_PER_US = 75  # RP2040 at 125 MHz (conservative calibration, DEVELOPERS.md)
+
+
+def legal_turns():
+    """Each shared random game as a list of (black, white) cell indices, legal turns only."""
+    from engine import parse_square
+
+    games = []
+    for case in json.loads(GAMES.read_text()):
+        games.append([(parse_square(t["black"]), parse_square(t["white"]))
+                      for t in case["turns"] if "error" not in t["expect"]])
+    return games
+
+
+# Guest for the fuel run: one mark before and one after every play(); an
+# empty segment (two marks back to back) measures the marking overhead,
+# which is subtracted from every turn.
+_FUEL_GUEST = """
+from engine import Game
+GAMES = %r
+print("@@FUEL o0")
+print("@@FUEL o1")
+for moves in GAMES:
+    g = Game()
+    for b, w in moves:
+        print("@@FUEL a")
+        g.play(b, w)
+        print("@@FUEL b")
+"""
+
+# Guest for the official port: heap held by a live Game, and bytes
+# allocated across every play() with the collector off.
+_HEAP_GUEST = """
+import gc, micropython
+from engine import Game
+GAMES = %r
+gc.collect(); gc.disable()
+before = gc.mem_alloc()
+g = Game()
+held = gc.mem_alloc() - before
+allocated = 0
+turns = 0
+for moves in GAMES:
+    g2 = Game()
+    for b, w in moves:
+        a = gc.mem_alloc()
+        g2.play(b, w)
+        allocated += gc.mem_alloc() - a
+        turns += 1
+gc.enable()
+print(held, allocated, turns)
+"""
+
+
+def fuel_per_turn(games):
+    from tools import upy
+    from tools.upy import fuel
+
+    _, marks = fuel.measure(_FUEL_GUEST % (games,), files=upy.project_files("engine"))
+    overhead = marks[1][1] - marks[0][1]
+    costs = [marks[i + 1][1] - marks[i][1] - overhead for i in range(2, len(marks), 2)]
+    return costs, overhead
+
+
+def heap_figures(games):
+    from tools import upy
+
+    held, allocated, turns = upy.run(_HEAP_GUEST % (games,), files=upy.project_files("engine"),
+                                     heapsize=8 * 1024 * 1024).split()
+    return int(held), int(allocated), int(turns)
+
+
+def cpython_us_per_turn(games, repeat=5):
+    from engine import Game
+
+    best = None
+    turns = sum(len(m) for m in games)
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for moves in games:
+            g = Game()
+            for b, w in moves:
+                g.play(b, w)
+        dt = time.perf_counter() - t0
+        best = dt if best is None or dt < best else best
+    # Game() construction is included (40 games): small next to 1211 turns.
+    return best / turns * 1e6
+
+
+def figures():
+    from tools import upy
+
+    games = legal_turns()
+    turns = sum(len(m) for m in games)
+    rows = [("engine: shared random games", "%d games, %d legal turns" % (len(games), turns))]
+    rows.append(("engine: CPython time per turn (best of 5)", "%.1f µs" % cpython_us_per_turn(games)))
+    costs, overhead = fuel_per_turn(games)
+    mean = sum(costs) / len(costs)
+    worst = max(costs)
+    rows += [
+        ("engine: MicroPython fuel per turn, mean (target ≤ 150,000)", "{:,.0f}".format(mean)),
+        ("engine: MicroPython fuel per turn, max (target ≤ 1,000,000)", "{:,}".format(worst)),
+        ("engine: estimated RP2040 ms per turn, mean / max", "%.2f / %.2f ms" % (
+            mean / FUEL_PER_US / 1000, worst / FUEL_PER_US / 1000)),
+        ("engine: fuel of the measuring marks (subtracted)", "{:,}".format(overhead)),
+    ]
+    if upy.node_available():
+        held, allocated, n = heap_figures(games)
+        rows += [
+            ("engine: heap held by a live Game (target ≤ 2048 B)", "%d B" % held),
+            ("engine: bytes allocated per turn (must be 0)", "%d B over %d turns = %d" % (allocated, n, allocated // n)),
+        ]
+    else:
+        rows.append(("engine: heap figures", "skipped: Node and tools/node packages are needed"))
+    return rows
+
+
+if __name__ == "__main__":
+    for label, value in figures():
+        print("%-62s %s" % (label, value))
