@@ -1,0 +1,151 @@
+"""Bot figures for tools.bench: wasm fuel per move for each level on MicroPython, and heap allocated during a move."""
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT.parent / "shared" / "conformance" / "random-games.json"
+FUEL_PER_US = 75  # RP2040 at 125 MHz (DEVELOPERS.md)
+TARGETS = {"easy": 3_000_000, "medium": 15_000_000, "hard": 75_000_000}
+HEAP_TARGET = 16 * 1024
+SAMPLE = 120  # positions per level (deterministic: evenly spaced over all positions)
+
+
+def all_positions():
+    """Every ongoing position of the shared random games as (rows, egg names), replayed with the engine."""
+    from engine import Game, ONGOING, parse_square
+    from engine.notation import board_rows, egg_names
+
+    out = []
+    for case in json.loads(GAMES.read_text()):
+        g = Game()
+        out.append((board_rows(g), egg_names(g)))
+        for t in case["turns"]:
+            if "error" in t["expect"]:
+                continue
+            g.play(parse_square(t["black"]), parse_square(t["white"]))
+            if g.result != ONGOING:
+                break
+            out.append((board_rows(g), egg_names(g)))
+    return out
+
+
+def sample_positions(n=SAMPLE):
+    """n positions spread evenly over all of them (every k-th), plus the count they were drawn from."""
+    allp = all_positions()
+    if n >= len(allp):
+        return allp, len(allp)
+    step = len(allp) / n
+    return [allp[int(i * step)] for i in range(n)], len(allp)
+
+
+# Guest: one bot per level; marks around every choose(). A back-to-back mark
+# pair measures the marking overhead, subtracted from every move.
+_FUEL_GUEST = """
+from engine import Game
+from engine.notation import load
+from engine.bot import Bot
+POS = %r
+g = Game()
+b = Bot(%r, 1)
+print("@@FUEL o0")
+print("@@FUEL o1")
+k = 0
+for rows, eggs in POS:
+    load(g, rows, eggs)
+    color = 1 + (k & 1)
+    print("@@FUEL s")
+    b.choose(g, color)
+    print("@@FUEL e")
+    k += 1
+"""
+
+
+def fuel_per_move(level, positions):
+    """[fuel of each move] for one level over the positions (MicroPython in wasm, gc off, big heap)."""
+    from tools.upy import project_files
+    from tools.upy.fuel import measure
+
+    _, marks = measure(_FUEL_GUEST % (positions, level), project_files("engine"))
+    over = marks[1][1] - marks[0][1]
+    out = []
+    for i in range(2, len(marks), 2):
+        out.append(marks[i + 1][1] - marks[i][1] - over)
+    return out
+
+
+# Guest for memory on the official port (Node): gc.mem_alloc() only grows
+# inside one exec (no collection reclaims within it), so after - before is
+# everything a move allocated, an upper bound of its extra heap.
+_HEAP_GUEST = """
+import gc
+from engine import Game
+from engine.notation import load
+from engine.bot import Bot
+POS = %r
+g = Game()
+worst = {}
+for level in ("easy", "medium", "hard"):
+    b = Bot(level, 1)
+    w = 0
+    k = 0
+    for rows, eggs in POS:
+        load(g, rows, eggs)
+        gc.collect()
+        a = gc.mem_alloc()
+        b.choose(g, 1 + (k & 1))
+        d = gc.mem_alloc() - a
+        if d > w:
+            w = d
+        k += 1
+    worst[level] = w
+print(worst["easy"], worst["medium"], worst["hard"])
+"""
+
+
+def heap_per_move(positions):
+    """{level: most bytes allocated during one move} on the official MicroPython port."""
+    from tools.upy import run, project_files
+
+    out = run(_HEAP_GUEST % (positions,), project_files("engine"), heapsize=4 * 1024 * 1024).split()
+    return dict(zip(("easy", "medium", "hard"), (int(x) for x in out)))
+
+
+def figures(sample=SAMPLE):
+    """[(label, value text)] for tools.bench."""
+    from tools.upy import node_available
+
+    positions, total = sample_positions(sample)
+    rows = []
+    for level in ("easy", "medium", "hard"):
+        f = fuel_per_move(level, positions)
+        worst = max(f)
+        mean = sum(f) // len(f)
+        rows.append((
+            "bot %s: fuel per move, worst / mean (%d of %d positions)" % (level, len(f), total),
+            "%d / %d fuel (%.2f / %.2f ms on RP2040); target worst <= %d: %s"
+            % (worst, mean, worst / FUEL_PER_US / 1000, mean / FUEL_PER_US / 1000,
+               TARGETS[level], "ok" if worst <= TARGETS[level] else "OVER"),
+        ))
+    if node_available():
+        heap = heap_per_move(positions[:: max(1, len(positions) // 30)])
+        for level in ("easy", "medium", "hard"):
+            rows.append((
+                "bot %s: heap allocated during a move, worst (official port)" % level,
+                "%d bytes; target <= %d: %s" % (heap[level], HEAP_TARGET,
+                                                  "ok" if heap[level] <= HEAP_TARGET else "OVER"),
+            ))
+    else:
+        rows.append(("bot heap per move", "skipped: Node / npm packages missing"))
+    return rows
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    sample = int(argv[0]) if argv else SAMPLE
+    for label, value in figures(sample):
+        print("%s: %s" % (label, value))
+
+
+if __name__ == "__main__":
+    main()
