@@ -121,7 +121,7 @@ def test_compose_side_by_side_stacked_and_too_small():
     lines = scr.split("\r\n")
     assert len(lines) <= 30 and all(st.visible_len(x) <= 100 for x in lines)
     stacked = st.compose(cells, [(0, 0, 0)] * 2, "easy", "t", 40, 40, 2.2, 1.9)
-    assert "computer (easy)" in stacked and "u i o" not in stacked
+    assert "computer (easy)" in stacked and "u i o      1 2 3" not in stacked
     assert all(st.visible_len(x) <= 40 for x in stacked.split("\r\n"))
     assert "too small" in st.compose(cells, [(0, 0, 0)] * 2, "2p", "t", 20, 10, 2.2, 1.9)
 
@@ -178,3 +178,20 @@ def test_play_on_a_pty_restores_the_terminal():
     assert after == before
     assert "\x1b[38;2;0;255;0m" in screen          # status LED A lit while the key was held
     assert "\x1b[38;2;0;255;0m" not in screen.split("\x1b[H")[1]   # and not before
+
+
+def test_tab_holds_star_for_the_menu_and_autorepeat_keeps_a_key_down():
+    assert st.decode(b"\t") == [("hold", "A", "*")]
+    dev = FakeDevice()
+    f = st.KeyFeeder()
+    f.push("A", "*", hold_ms=st.KeyFeeder.LONG_MS)
+    st.advance(dev, f, 0, 3000)
+    assert [(t, a) for t, a, _, _ in dev.log] == [(0, "press"), (st.KeyFeeder.LONG_MS, "release")]
+    # Auto-repeat: the same key every 33 ms while it is down stays one press.
+    dev, f, now = FakeDevice(), st.KeyFeeder(), 0
+    for _ in range(30):
+        f.push("B", "5", now)
+        now = st.advance(dev, f, now, 33)
+    now = st.advance(dev, f, now, 500)
+    assert [a for _, a, _, _ in dev.log] == ["press", "release"]
+    assert dev.log[1][0] - dev.log[0][0] >= 29 * 33

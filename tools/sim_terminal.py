@@ -34,6 +34,7 @@ NUMPAD_B = {
     "q": "7", "r": "8", "s": "9",
     "p": "*", "M": "#", "n": "#",
 }
+MENU = "\t"                # Tab: hold * on pad A for the menu (a terminal has no key-up events)
 QUIT = ("\x03", "\x04")   # Ctrl-C, Ctrl-D (ISIG is off, so they arrive as bytes)
 SUSPEND = "\x1a"          # Ctrl-Z
 REDRAW = "\x0c"           # Ctrl-L
@@ -42,7 +43,7 @@ SINGLE_PLAYER = ("easy", "medium", "hard")
 
 
 def decode(data, single_player=False):
-    """Raw terminal bytes -> list of events: ("key", pad, key) | ("quit",) | ("suspend",) | ("redraw",).
+    """Raw terminal bytes -> list of events: ("key", pad, key) | ("hold", pad, key) | ("quit",) | ("suspend",) | ("redraw",).
 
     Unknown keys and escape sequences (arrows, mouse, focus) are dropped. In a
     game against the computer pad B belongs to it, so its keys are ignored.
@@ -73,6 +74,8 @@ def decode(data, single_player=False):
             out.append(("suspend",))
         elif ch == REDRAW:
             out.append(("redraw",))
+        elif ch == MENU:
+            out.append(("hold", "A", "*"))
         else:
             low = ch.lower()   # Caps Lock must not make keys dead
             if low in PAD_A_KEYS:
@@ -93,14 +96,21 @@ class KeyFeeder:
 
     HOLD_MS = 60
     GAP_MS = 50
+    LONG_MS = 2300      # the firmware opens the menu after * is held 2000 ms
 
     def __init__(self):
-        self.queue = {"A": [], "B": []}
+        self.queue = {"A": [], "B": []}        # (key, hold_ms)
         self.held = {"A": None, "B": None}     # (key, release_at)
         self.ready_at = {"A": 0, "B": 0}
 
-    def push(self, pad, key):
-        self.queue[pad].append(key)
+    def push(self, pad, key, now=None, hold_ms=None):
+        """Queue a tap (or a long press). A key that arrives again while it is still down
+        is the terminal's auto-repeat of a key being held: keep it down instead of tapping."""
+        h = self.held[pad]
+        if hold_ms is None and now is not None and h and h[0] == key and not self.queue[pad]:
+            self.held[pad] = (key, max(h[1], now + self.HOLD_MS))
+            return
+        self.queue[pad].append((key, hold_ms or self.HOLD_MS))
 
     def next_time(self, now):
         """Device time of the next press or release (or None)."""
@@ -121,9 +131,9 @@ class KeyFeeder:
                 self.held[pad] = None
                 self.ready_at[pad] = now + self.GAP_MS
             if self.held[pad] is None and self.queue[pad] and self.ready_at[pad] <= now:
-                k = self.queue[pad].pop(0)
+                k, hold = self.queue[pad].pop(0)
                 device.press(pad, k)
-                self.held[pad] = (k, now + self.HOLD_MS)
+                self.held[pad] = (k, now + hold)
 
     def idle(self):
         return not any(self.queue.values()) and not any(self.held.values())
@@ -226,7 +236,9 @@ def help_lines(mode, numpad_hint=True):
          "  z x c      7 8 9",
          "  1 = * back   3 = # lock"]
     if single:
-        b = [bold + "Pad B (white): the computer (%s)" % mode + rst, "", "", "", ""]
+        b = [bold + "Pad B (white): the computer (%s)" % mode + rst,
+             dim + "  (u i o / j k l / m , .  work in" + rst,
+             dim + "   the menu and in 2-player games)" + rst]
     else:
         b = [bold + "Pad B (white): right hand" + rst,
              "  u i o      1 2 3",
@@ -238,6 +250,7 @@ def help_lines(mode, numpad_hint=True):
             b.append(dim + "  (NumLock off, 0 = *, Enter = #)" + rst)
     tail = ["", "First key: block, second: cell, # locks.",
             dim + "Typed keys are never shown." + rst,
+            dim + "Tab menu (holds * on pad A)" + rst,
             dim + "Ctrl-C quit  Ctrl-L redraw  Ctrl-Z suspend" + rst]
     return a + [""] + b + tail
 
@@ -390,7 +403,10 @@ def play(device, mode, board, title, in_fd, out_fd, fps=30, clock=time.monotonic
     gamma = float(getattr(board, "GAMMA", 2.2)) or 1.0
     exposure = exposure_for(board)
     led = "●" if _utf8_ok() else "o"
-    single = mode in SINGLE_PLAYER
+    # Every key goes to the firmware, as on the real device: in a game against
+    # the computer the firmware itself ignores pad B (the computer's seat), and
+    # the menu (Tab) can switch to a two-player game where pad B is needed.
+    single = False
     feeder = KeyFeeder()
     resized = [True]
     old = {}
@@ -418,7 +434,9 @@ def play(device, mode, board, title, in_fd, out_fd, fps=30, clock=time.monotonic
                 if ev[0] == "quit":
                     return now
                 if ev[0] == "key":
-                    feeder.push(ev[1], ev[2])
+                    feeder.push(ev[1], ev[2], now)
+                elif ev[0] == "hold":
+                    feeder.push(ev[1], ev[2], hold_ms=KeyFeeder.LONG_MS)
                 elif ev[0] == "redraw":
                     resized[0] = True
                 elif ev[0] == "suspend":
@@ -492,7 +510,8 @@ def run(args):
         raise SystemExit("tools.sim: %s" % e)
     names = {"2p": "two players", "demo": "demo (computer vs computer)", "attract": "attract mode",
              "tutorial": "tutorial", "menu": "menu"}
-    title = "What the Shell — %s, board %s" % (names.get(mode, "you vs the computer (%s)" % mode), board_name)
+    # The firmware may change mode (menu), so the title says how it started.
+    title = "What the Shell — board %s, started in %s" % (board_name, names.get(mode, "you vs the computer (%s)" % mode))
     play(device, mode, board, title, sys.stdin.fileno(), sys.stdout.fileno(),
          max_seconds=getattr(args, "max_seconds", None))
     close = getattr(device, "close", None)
