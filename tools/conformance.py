@@ -54,9 +54,9 @@ def replay_micropython(case_lists, heap_lock=False):
     files["tools/__init__.py"] = (ROOT / "tools" / "__init__.py").read_bytes()
     files["tools/conformance_core.py"] = (ROOT / "tools" / "conformance_core.py").read_bytes()
     names = []
-    for k, (path, _) in enumerate(case_lists):
+    for k, (_, cases) in enumerate(case_lists):
         name = "cases%d.json" % k
-        files[name] = Path(path).read_bytes()
+        files[name] = json.dumps(cases).encode()
         names.append(name)
     locks = "micropython.heap_lock, micropython.heap_unlock" if heap_lock else ""
     out = upy.run(_GUEST % (names, locks), files=files, heapsize=32 * 1024 * 1024)
