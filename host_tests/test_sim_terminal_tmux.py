@@ -144,6 +144,60 @@ def _real_sim_available():
     return True
 
 
+def leds(capture):
+    """81 LED colours (board order) read back from a `capture-pane -e` of the simulator."""
+    import re
+    from tools.render import parse_ansi
+    out = {}
+    for row in parse_ansi(capture):
+        text = "".join(c[0] for c in row)
+        m = re.match(r"\s*(\d)\s+●", text)
+        if m and text.count("●") >= 9:
+            dots = [c[1] for c in row if c[0] == "●"][:9]
+            out[int(m.group(1)) - 1] = dots
+    assert sorted(out) == list(range(9)), capture
+    return [out[r][c] for r in range(9) for c in range(9)]
+
+
+def keys_for(cell, pad):
+    """The terminal keys that enter `cell` on a pad (pad B sits opposite: its grid is turned 180 degrees)."""
+    from tools.sim_terminal import PAD_A_KEYS, PAD_B_KEYS
+    keymap = PAD_A_KEYS if pad == "A" else PAD_B_KEYS
+    inv = {v: k for k, v in keymap.items()}
+    if pad == "B":
+        cell = 80 - cell
+    r, c = divmod(cell, 9)
+    return [inv[str((r // 3) * 3 + c // 3 + 1)], inv[str((r % 3) * 3 + c % 3 + 1)], inv["#"]]
+
+
+@pytest.mark.skipif(not _real_sim_available(), reason="tools.sim.Device (the firmware simulator) is not there yet")
+def test_real_firmware_collision_through_both_hands():
+    """Both players type c3 with their own hand; the firmware must see the same cell (an egg), so the
+    key maps and pad B's 180-degree seat agree with the firmware's."""
+    t = Tmux("%s -m tools.sim --mode 2p --board pico" % PY)
+    try:
+        t.wait_for("Pad A (black)", timeout=30)
+        time.sleep(0.5)
+        before = leds(t.screen(escapes=True))
+        for k in keys_for(20, "A") + keys_for(20, "B"):     # c3 is cell 20
+            t.keys(k)
+            time.sleep(0.12)
+        end = time.time() + 20
+        changed = []
+        while time.time() < end:
+            now = leds(t.screen(escapes=True))
+            changed = [i for i in range(81) if now[i] != before[i]]
+            if changed == [20]:
+                break
+            time.sleep(0.3)
+        assert changed == [20], changed
+        t.keys("C-c")
+        t.wait_for("EXIT=0", timeout=10)
+    finally:
+        t.close()
+
+
+
 @pytest.mark.skipif(not _real_sim_available(), reason="tools.sim.Device (the firmware simulator) is not there yet")
 def test_real_firmware_in_tmux():
     t = Tmux("%s -m tools.sim --mode 2p --board pico" % PY)
