@@ -162,3 +162,15 @@ def test_cell_mapper_uses_the_firmware_layout(board):
     assert (a[0], bb[0]) == (m[81], m[82])
     if board == "pico":      # serpentine from the top-left: a2 (cell 9) is the 18th LED
         assert cells[9][0] == 17 and cells[0][0] == 0
+
+
+def test_terminal_screenshot(tmp_path):
+    cap = tmp_path / "cap.txt"
+    cap.write_text("\x1b[1mtitle\x1b[0m\n  \x1b[48;2;12;15;14m\x1b[38;2;255;0;0m●\x1b[0m ab\n")
+    rows = render.parse_ansi(cap.read_text())
+    assert [c[0] for c in rows[1]] == [" ", " ", "●", " ", "a", "b"]
+    assert rows[1][2][1] == (255, 0, 0) and rows[1][2][2] == (12, 15, 14) and rows[0][0][3] is True
+    out = tmp_path / "t.png"
+    assert render.main(["terminal", str(cap), "--out", str(out)]) == 0
+    assert Image.open(out).width > 100
+    assert render.main(["terminal", str(tmp_path / "missing.txt"), "--out", str(out)]) == 2
