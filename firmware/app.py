@@ -2,11 +2,12 @@
 from engine._compat import const
 from engine import Game, BLACK, WHITE, EMPTY, ONGOING, BLACK_WON, WHITE_WON, DRAW, IllegalMove
 from firmware.display import Display, STATUS_A, STATUS_B
-from firmware.scene import Scene, paint, tri, C_OFF, C_GRID, C_BLACK, C_WHITE, C_EGG, C_RED, C_FLASH, C_MENU
+from firmware.scene import Scene, tri, LIGHT
+from firmware.display import OFF, GRID, BLUE, WARM, AMBER, RED, FLASH, GREEN
 from firmware.entry import Entry, IDLE, ENTERING, LOCKED, FB_ERROR
 from firmware.keypad import EventRing, DOWN, PAD_B
 
-TICK_MS = const(5)  # key scan period
+TICK_MS = const(10)  # key scan period: 2 agreeing scans debounce a key (10-20 ms)
 FRAME_MS = const(20)  # 50 frames/s; one strip write of 83 LEDs takes 2.5 ms
 _COUNT_BEAT = const(300)  # countdown: 3 beats, then the reveal
 _COUNT_MS = const(900)
@@ -97,14 +98,15 @@ class App:
         self.pads = hw.pads
         self.buzzer = hw.buzzer
         self.disp = Display(hw.np, cfg)
-        self.scene = Scene()
+        self.scene = Scene(self.disp)
+        self.drawn = False  # menu/score picture drawn since the mode/state began
         self.ring = EventRing()
         self.game = Game()
         self.scratch = Game()  # what a computer player gets to look at: a copy, never the live game
         self.last_game = None  # the last finished game (for the simulator's final board)
         self.seed = seed
         self.trace = trace  # list to log ("bot", ...) / ("key", ...) events into (tests), or None
-        self.bot_cls = bots if bots is not None else bot_class()
+        self.bot_cls = bots  # None: engine.bot, imported only when a mode needs it (it is the biggest module)
         self.bots = [None, None]  # type: list
         self.settings = None
         self.scores = None
@@ -139,6 +141,7 @@ class App:
         self.lesson = 0
         self._cells = [0] * 81
         self.frames = 0
+        self.heavy = False
         self.downs = 0
         self.mode = M_ATTRACT
         self.set_mode(mode_number(mode) if isinstance(mode, str) else mode)
@@ -153,13 +156,16 @@ class App:
         self.bots[0] = None
         self.bots[1] = None
         cls = self.bot_cls
+        if cls is None and (m == M_ATTRACT or m == M_DEMO or M_EASY <= m <= M_HARD):
+            cls = self.bot_cls = bot_class()
         if m == M_ATTRACT or m == M_DEMO:
             self.bots[0] = self._make_bot(cls, "medium", self.seed)
             self.bots[1] = self._make_bot(cls, "medium", self.seed + 1)
         elif M_EASY <= m <= M_HARD:
             self.bots[1] = self._make_bot(cls, _LEVELS[m - M_EASY], self.seed)
         if m == M_MENU:
-            self.scene.clear_win()
+            self.drawn = False
+            self.scene.hidden = True
             return
         if m == M_TUTORIAL:
             self.lesson = 0
@@ -235,15 +241,25 @@ class App:
         if self.bz_on:
             self._buzz(now)
         if clock.ticks_diff(now, self.next_frame) >= 0:
-            self.update(now)
-            self.render(now)
-            self.disp.show()
-            self.frames += 1
+            self.frame(now)
             nf = clock.ticks_add(self.next_frame, FRAME_MS)
             if clock.ticks_diff(now, nf) >= 0:
                 nf = clock.ticks_add(now, FRAME_MS)  # fell behind (a slow bot move): no burst of catch-up frames
             self.next_frame = nf
         return TICK_MS
+
+    def frame(self, now):
+        """One frame: update the state, redraw what moved, write the strip once.
+        ~120k fuel (1.6 ms on an RP2040) typically, see tools/bench_firmware.py."""
+        self.update(now)
+        if self.heavy:
+            # This frame resolved a turn (engine play(): up to ~250k fuel for a
+            # chain reaction): the picture waits one frame, the strip is rewritten as is.
+            self.heavy = False
+        else:
+            self.render(now)
+        self.disp.show()
+        self.frames += 1
 
     def run(self, stop=None):
         """Loop forever on a device (stop() -> True ends it, for tests)."""
@@ -265,7 +281,7 @@ class App:
             self.bz_on = False
             self.buzzer.value(0)
         elif self.bz_tone:
-            self.buzzer.value(1 - self.buzzer.value())  # 100 Hz square at the 5 ms tick
+            self.buzzer.value(1 - self.buzzer.value())  # 50 Hz buzz at the 10 ms tick
 
     def _feedback(self, pad, fb, now):
         # Every key gets the same click; a refused entry the same blink + buzz.
@@ -346,6 +362,7 @@ class App:
             k = self._next_key()
             if (k >= 0 and el >= _OVER_MIN_MS) or el >= _OVER_MAX_MS:
                 self.state = S_SCORE
+                self.drawn = False
                 self.t_state = now
         elif st == S_SCORE:
             self._next_key()
@@ -384,7 +401,6 @@ class App:
         g = self.game
         b = self.entries[0].move
         w = self.entries[1].move
-        self.scene.set_board(g)  # `shown` = the board before this turn
         try:
             g.play(b, w)
         except IllegalMove:
@@ -395,12 +411,13 @@ class App:
             self.t_state = now
             return
         self.scene.start_turn(g, now)
+        self.heavy = True
         self.state = S_ANIM
         self.t_state = now
 
     def _settled(self, now):
         g = self.game
-        self.scene.set_board(g)
+        self.scene.update_win(g)
         if self.mode == M_TUTORIAL:
             self.state = S_HOLD
             self.t_state = now
@@ -443,6 +460,7 @@ class App:
         if "1" <= ch <= "6":
             self.set_mode((M_2P, M_EASY, M_MEDIUM, M_HARD, M_TUTORIAL, M_ATTRACT)[ord(ch) - 49])
         elif ch == "7" or ch == "8":
+            self.drawn = False
             b = self._brightness_index() + (1 if ch == "8" else -1)
             if 0 <= b < len(BRIGHTNESS_LEVELS):
                 self.disp.set_brightness(BRIGHTNESS_LEVELS[b])
@@ -450,6 +468,7 @@ class App:
                     self.settings.data["brightness"] = b
                     self.settings.save()
         elif ch == "9":
+            self.drawn = False
             e = self.entries[1]
             e.rotated = not e.rotated
             if self.settings is not None:
@@ -489,100 +508,114 @@ class App:
 
     # ---- drawing --------------------------------------------------------------
     def render(self, now):
-        fr = self.disp.frame
+        """Bring the strip buffer up to date: only what moves is redrawn each frame."""
         m = self.mode
+        dp = self.disp  # (a cached bound method would allocate 16 bytes per call)
         if m == M_MENU:
-            self._render_menu(fr, now)
-            return
-        st = self.state
-        if st == S_SCORE:
-            self._render_score(fr)
+            self._render_menu(now)
+        elif self.state == S_SCORE:
+            if not self.drawn:
+                self._render_score()
         else:
-            self.scene.render(fr, now, self.clock)
-            if st == S_SHOW:
+            sc = self.scene
+            if sc.hidden:
+                sc.redraw()
+            sc.render(now, self.clock)
+            if self.state == S_SHOW:
                 # Tutorial: the two coming moves blink faintly where they will land.
+                a = self.entries[0].move
+                b = self.entries[1].move
                 if (now >> 8) & 1:
-                    paint(fr, self.entries[0].move, C_BLACK, 90)
-                    paint(fr, self.entries[1].move, C_WHITE, 90)
-        self._render_status(fr, now, STATUS_A, 0)
-        self._render_status(fr, now, STATUS_B, 1)
+                    dp.put(a, BLUE << 4 | 6)
+                    dp.put(b, WARM << 4 | 6)
+                else:
+                    dp.put(a, sc.static_code(a))
+                    dp.put(b, sc.static_code(b))
+        dp.put(STATUS_A, self._status_code(now, 0))
+        dp.put(STATUS_B, self._status_code(now, 1))
 
-    def _render_status(self, fr, now, px, pad):
+    def _status_code(self, now, pad):
         # Depends only on the entry's state (idle/entering/locked), the error
         # blink and the game phase: never on the digits typed.
         clock = self.clock
         st = self.state
-        own = C_BLACK if pad == 0 else C_WHITE
+        own = (BLUE if pad == 0 else WARM) << 4
         if self.err_on[pad]:
             if clock.ticks_diff(self.err_until[pad], now) > 0:
                 el = clock.ticks_diff(now, self.err_until[pad]) + _ERR_MS
-                paint(fr, px, C_RED if (el // 100) & 1 == 0 else C_OFF, 256)
-                return
+                return (RED << 4 | 15) if (el // 100) & 1 == 0 else 0
             self.err_on[pad] = False
         el = clock.ticks_diff(now, self.t_state)
+        if self.mode == M_MENU:
+            return GREEN << 4 | 8
         if st == S_TURN:
             s = self.entries[pad].state()
             if s == LOCKED:
-                paint(fr, px, own, 256)
-            elif s == ENTERING:
-                paint(fr, px, own, 60 + (tri(now, 0) >> 1))
-            else:
-                paint(fr, px, own, 40)
-        elif st == S_COUNT:
-            paint(fr, px, C_FLASH if el % _COUNT_BEAT < 120 else own, 256)
-        elif st == S_SUDDEN:
-            paint(fr, px, C_RED if (el // 200) & 1 == 0 else own, 256)
-        elif st == S_OVER:
+                return own | 15
+            if s == ENTERING:
+                return own | (4 + (tri(now, 0) >> 5))  # breathing: typing in progress
+            return own | 2
+        if st == S_COUNT:
+            return (FLASH << 4 | 15) if el % _COUNT_BEAT < 120 else own | 15
+        if st == S_ANIM and self.scene.step >= 2 and self.scene.op == 3:
+            return GREEN << 4 | 15  # a chain reaction goes on to its next step
+        if st == S_SUDDEN:
+            return (RED << 4 | 15) if (el // 200) & 1 == 0 else own | 15
+        if st == S_OVER:
             r = self.game.result
             if r == DRAW:
-                paint(fr, px, C_EGG, 120)
-            elif r == pad + 1:
-                paint(fr, px, own, 60 + ((tri(now, 0) * 196) >> 8))
-            else:
-                paint(fr, px, C_OFF, 0)
-        elif st == S_SHOW or st == S_HOLD:
-            paint(fr, px, C_MENU, 120)
-        else:
-            paint(fr, px, own, 40)
+                return AMBER << 4 | 8
+            if r == pad + 1:
+                return own | (4 + ((tri(now, 0) * 11) >> 8))
+            return 0
+        if st == S_SHOW or st == S_HOLD:
+            return GREEN << 4 | 8
+        return own | 2
 
-    def _render_score(self, fr):
+    def _render_score(self):
         # Tallies for this mode: black's wins fill from the top-left, white's from the bottom-right, draws on the middle row.
+        self.drawn = True
+        self.scene.hidden = True
+        dp = self.disp  # (a cached bound method would allocate 16 bytes per call)
         for i in range(81):
-            paint(fr, i, C_OFF, 0)
+            dp.put(i, 0)
         name = MODE_NAMES[self.mode]
         if self.scores is None or name not in self.scores.data:
             return
         s = self.scores.data[name]
         for i in range(min(s[0], 36)):
-            paint(fr, i, C_BLACK, 256)
+            dp.put(i, BLUE << 4 | 15)
         for i in range(min(s[1], 36)):
-            paint(fr, 80 - i, C_WHITE, 256)
+            dp.put(80 - i, WARM << 4 | 15)
         for i in range(min(s[2], 9)):
-            paint(fr, 36 + i, C_EGG, 200)
+            dp.put(36 + i, AMBER << 4 | 12)
 
-    def _render_menu(self, fr, now):
+    def _render_menu(self, now):
         # Block k shows option k (key k on pad A): 1 two players (blue + white),
         # 2-4 computer easy/medium/hard (1-3 green dots), 5 tutorial (amber),
         # 6 attract (pulsing white), 7/8 brightness down/up (dots = level),
         # 9 seating (white dot low: pad B opposite and rotated; high: side by side).
-        for i in range(81):
-            paint(fr, i, C_GRID if ((i // 27) + (i % 9) // 3) % 2 == 0 else C_OFF, 256)
-        paint(fr, _centre(1) - 1, C_BLACK, 256)
-        paint(fr, _centre(1) + 1, C_WHITE, 256)
-        for k in range(3):
-            c = _centre(2 + k)
-            for j in range(k + 1):
-                paint(fr, c - 1 + j, C_MENU, 256)
-        paint(fr, _centre(5), C_EGG, 256)
-        paint(fr, _centre(6), C_FLASH, 60 + (tri(now, 1) >> 1))
-        paint(fr, _centre(7), C_FLASH, 40)
-        b = self._brightness_index()
-        c = _centre(8) - 10
-        for j in range(b + 1):
-            paint(fr, c + (j // 3) * 9 + j % 3, C_FLASH, 256)
-        paint(fr, _centre(9) + (9 if self.entries[1].rotated else -9), C_WHITE, 256)
-        self._render_status(fr, now, STATUS_A, 0)
-        self._render_status(fr, now, STATUS_B, 1)
+        dp = self.disp  # (a cached bound method would allocate 16 bytes per call)
+        if not self.drawn:
+            self.drawn = True
+            for i in range(81):
+                dp.put(i, (GRID << 4 | 15) if LIGHT[i] else 0)
+            dp.put(_centre(1) - 1, BLUE << 4 | 15)
+            dp.put(_centre(1) + 1, WARM << 4 | 15)
+            for k in range(3):
+                c = _centre(2 + k)
+                for j in range(k + 1):
+                    dp.put(c - 1 + j, GREEN << 4 | 15)
+            dp.put(_centre(5), AMBER << 4 | 15)
+            dp.put(_centre(7), FLASH << 4 | 3)
+            b = self._brightness_index()
+            c = _centre(8) - 10
+            for j in range(6):
+                dp.put(c + (j // 3) * 9 + j % 3, (FLASH << 4 | 15) if j <= b else 0)
+            rot = self.entries[1].rotated
+            dp.put(_centre(9) + 9, (WARM << 4 | 15) if rot else 0)
+            dp.put(_centre(9) - 9, 0 if rot else (WARM << 4 | 15))
+        dp.put(_centre(6), FLASH << 4 | (4 + (tri(now, 1) >> 5)))
 
 
 def _centre(k):

@@ -1,9 +1,33 @@
-"""LED output: logical 9x9 + 2 status frame -> strip layout, colour order, gamma, brightness and power cap, then one write() per frame."""
+"""LED output: colour codes per pixel -> strip buffer through a wire-order table (layout, colour order, gamma, brightness, power cap); one write() per frame."""
 from engine._compat import const
 
 NPIX = const(83)  # 81 matrix cells (row*9+col seen from black's seat) + status A + status B
 STATUS_A = const(81)
 STATUS_B = const(82)
+NCODES = const(128)  # colour code = palette colour (0..7) << 4 | level (0..15)
+
+# Palette (logical RGB before gamma), 3 bytes per colour, chosen for colour-blind
+# players: black's turtles deep blue (dim), white's warm white (~3x brighter after
+# gamma), eggs amber and always pulsing: blue/white/amber stay apart for protan,
+# deuteran and tritan vision, and brightness/motion separate them even in greyscale.
+OFF = const(0)
+GRID = const(1)
+BLUE = const(2)  # black's turtles
+WARM = const(3)  # white's turtles
+AMBER = const(4)  # eggs
+RED = const(5)
+FLASH = const(6)
+GREEN = const(7)
+PAL = bytes((
+    0, 0, 0,        # off
+    14, 14, 18,     # faint grid on the empty cells of light blocks
+    0, 60, 255,     # black's turtles: blue
+    255, 190, 110,  # white's turtles: warm white
+    255, 100, 0,    # eggs: amber (pulsing)
+    255, 0, 0,      # errors, pieces caught in a clamp
+    255, 255, 255,  # flash
+    0, 200, 60,     # menu / tutorial accents
+))
 
 
 def strip_map(layout, origin, rotation, status=(81, 82)):
@@ -40,23 +64,35 @@ def strip_map(layout, origin, rotation, status=(81, 82)):
     return m
 
 
+def code(colour, level):
+    """Colour code of palette colour 0..7 at level 0..15 (15 = full)."""
+    return (colour << 4) | level
+
+
 class Display:
-    """Owns the logical frame (`frame`, 83 x RGB bytes) and pushes it to the strip."""
+    """Keeps the strip buffer up to date pixel by pixel (put) and writes it once per frame (show).
+
+    Only changed pixels cost anything: put() compares with the code already
+    in the buffer. The running channel sum makes the power estimate free.
+    """
 
     def __init__(self, np, cfg):
         self.np = np
         order = getattr(cfg, "COLOR_ORDER", "GRB")
         if len(order) != 3 or sorted(order) != ["B", "G", "R"]:
             raise ValueError("COLOR_ORDER must be a permutation of RGB, not %r" % (order,))
-        self.ro = order.index("R")
-        self.go = order.index("G")
-        self.bo = order.index("B")
-        self.map = strip_map(
+        self.pos = bytes((order.index("R"), order.index("G"), order.index("B")))
+        m = strip_map(
             getattr(cfg, "MATRIX_LAYOUT", "serpentine"),
             getattr(cfg, "MATRIX_ORIGIN", "top-left"),
             getattr(cfg, "MATRIX_ROTATION", 0),
             getattr(cfg, "STATUS_LEDS", (81, 82)),
         )
+        if len(np.buf) < NPIX * 3:
+            raise ValueError("the LED strip must have at least 83 RGB pixels")
+        self.m3 = bytearray(NPIX)  # strip byte offset of each logical pixel (<= 246: fits a byte)
+        for i in range(NPIX):
+            self.m3[i] = m[i] * 3
         self.gamma = getattr(cfg, "GAMMA", 2.2)
         self.ma_per_channel = getattr(cfg, "MA_PER_CHANNEL", 20)
         self.budget_ma = getattr(cfg, "CURRENT_BUDGET_MA", 500)
@@ -64,12 +100,20 @@ class Display:
             raise ValueError("CURRENT_BUDGET_MA and MA_PER_CHANNEL must be positive")
         # Channel-sum limit: sum(v) * mA/255 <= budget  <=>  sum(v) * mA <= budget * 255.
         self.limit = self.budget_ma * 255
-        self.frame = bytearray(NPIX * 3)
-        self.lut = bytearray(256)
+        self.cur = bytearray(NPIX)  # code of each pixel now in the buffer (0 = off)
+        self.wire = bytearray(NCODES * 3)  # code -> 3 bytes in wire order
+        self.csum = [0] * NCODES  # code -> channel sum of its wire bytes
+        self.lut = bytearray(256)  # logical value -> gamma + brightness
+        self.sum = 0  # channel sum of the whole buffer
+        self.q = 256  # power-cap scale (256 = none)
         self.brightness = 0.0
+        self.last_ma = 0  # estimated current of the last frame written
+        self.capped = 0  # frames written with the cap active (q < 256)
+        self.rescales = 0  # table rebuilds forced by the cap
+        buf = np.buf
+        for j in range(NPIX * 3):
+            buf[j] = 0
         self.set_brightness(getattr(cfg, "BRIGHTNESS", 0.25))
-        self.last_ma = 0  # estimated current of the last frame written, after the cap
-        self.capped = 0  # frames that had to be scaled down
 
     def set_brightness(self, b):
         """Rebuild the gamma+brightness table (floats: setup only, never per frame)."""
@@ -85,46 +129,94 @@ class Display:
             x = int(255.0 * ((v / 255.0) ** g) * b + 0.5)
             # Keep every lit logical value lit: the faint block grid must not vanish.
             lut[v] = x if x > 0 else 1
+        self.q = 256
+        self._table()
+        self._rewrite()
+
+    def _table(self):
+        # code -> wire bytes at the current cap scale q (~400 entries: only on brightness or cap changes).
+        lut = self.lut
+        wire = self.wire
+        csum = self.csum
+        pos = self.pos
+        q = self.q
+        for c in range(8):
+            for lv in range(16):
+                k = ((c << 4) | lv)
+                s = 0
+                for ch in range(3):
+                    v = lut[(PAL[c * 3 + ch] * lv * 17) // 255]
+                    if q < 256:
+                        v = (v * q) >> 8
+                    wire[k * 3 + pos[ch]] = v
+                    s += v
+                csum[k] = s
+        wire[0] = wire[1] = wire[2] = 0
+        csum[0] = 0
+
+    def _rewrite(self):
+        # Every pixel again from the table (after a table change).
+        buf = self.np.buf
+        wire = self.wire
+        cur = self.cur
+        m3 = self.m3
+        s = 0
+        for i in range(NPIX):
+            j = m3[i]
+            k = cur[i] * 3
+            buf[j] = wire[k]
+            buf[j + 1] = wire[k + 1]
+            buf[j + 2] = wire[k + 2]
+            s += self.csum[cur[i]]
+        self.sum = s
+
+    def put(self, i, c):
+        """Set logical pixel i to colour code c. ~2,500 fuel if unchanged, ~6,000 if written."""
+        cur = self.cur
+        old = cur[i]
+        if old != c:
+            cur[i] = c
+            w = self.wire
+            buf = self.np.buf
+            j = self.m3[i]
+            k = c * 3
+            buf[j] = w[k]
+            buf[j + 1] = w[k + 1]
+            buf[j + 2] = w[k + 2]
+            self.sum += self.csum[c] - self.csum[old]
+
+    def get(self, i):
+        return self.cur[i]
 
     def show(self):
-        """Logical frame -> wire buffer (layout, order, gamma) -> power cap -> one write().
-
-        Hot path: no allocation; about 83 x 12 bytecodes plus the optional
-        scaling pass.
-        """
-        fr = self.frame
-        buf = self.np.buf
-        lut = self.lut
-        m = self.map
-        ro = self.ro
-        go = self.go
-        bo = self.bo
-        s = 0
-        k = 0
-        for i in range(NPIX):
-            j = m[i] * 3
-            r = lut[fr[k]]
-            g = lut[fr[k + 1]]
-            b = lut[fr[k + 2]]
-            buf[j + ro] = r
-            buf[j + go] = g
-            buf[j + bo] = b
-            s += r + g + b
-            k += 3
+        """Power cap, then one write(). The cap keeps sum * mA/255 within the budget on every frame:
+        over it, the table is rebuilt at a lower scale (rare: the sum changes a few pixels at a time);
+        far under it, the scale creeps back up."""
         mpc = self.ma_per_channel
-        if s * mpc > self.limit:
-            # Scale by sc/256 with sc rounded down, so the result is always inside the budget.
-            sc = (self.limit << 8) // (s * mpc)
-            s = 0
-            for j in range(NPIX * 3):
-                v = (buf[j] * sc) >> 8
-                buf[j] = v
-                s += v
+        lim = self.limit
+        if self.sum * mpc > lim:
+            while self.sum * mpc > lim:
+                q = (self.q * lim * 15) // (self.sum * mpc * 16)  # aim 6% under, so small changes don't flap
+                self.q = q if q < self.q else self.q - 1
+                self._table()
+                self._rewrite()
+                self.rescales += 1
+        elif self.q < 256 and self.sum * mpc * 4 < lim * 3:
+            old = self.q
+            q = (old * lim * 7) // (self.sum * mpc * 8 + 1)
+            self.q = q if q < 256 else 256
+            if self.q > old:
+                self._table()
+                self._rewrite()
+                if self.sum * mpc > lim:  # rounding: step back to the old scale
+                    self.q = old
+                    self._table()
+                    self._rewrite()
+        if self.q < 256:
             self.capped += 1
-        self.last_ma = (s * mpc) // 255
+        self.last_ma = (self.sum * mpc) // 255
         self.np.write()
 
     def clear(self):
-        fr = self.frame
-        for k in range(NPIX * 3):
-            fr[k] = 0
+        for i in range(NPIX):
+            self.put(i, 0)

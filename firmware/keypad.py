@@ -6,9 +6,9 @@ KEYS_4X4 = "123A456B789C*0#D"
 KEYS_DIRECT = "123456789*#"
 
 # A new level must be seen on this many consecutive scans before it counts.
-# With the 5 ms tick that is 10-15 ms: longer than a membrane key's bounce
+# With the 10 ms tick that is 10-20 ms: longer than a membrane key's bounce
 # (1-5 ms), far shorter than the quickest deliberate press (~60 ms).
-_DEBOUNCE = const(3)
+_DEBOUNCE = const(2)
 _RING = const(128)  # events; 64 presses: more than anyone types during the longest animation
 _RING_MASK = const(127)
 
@@ -93,20 +93,27 @@ class Keypad:
             self.count[k] = c
 
     def scan(self, ring):
-        """Read every key once and queue debounced edges. No allocation."""
+        """Read every key once and queue debounced edges. No allocation; the debounce
+        call is skipped for keys that are settled (the common case)."""
         cols = self.cols
         nc = len(cols)
         rows = self.rows
+        st = self.stable
+        cnt = self.count
         if rows is None:
             for k in range(nc):
-                self._seen(k, 1 - cols[k].value(), ring)
+                raw = 1 - cols[k].value()
+                if raw != st[k] or cnt[k]:
+                    self._seen(k, raw, ring)
             return
         k = 0
         for r in range(len(rows)):
             row = rows[r]
-            row.value(0)
+            row.value(0)  # this row low, the others stay high
             for c in range(nc):
-                self._seen(k, 1 - cols[c].value(), ring)
+                raw = 1 - cols[c].value()  # pulled up: 0 = a pressed key joins this column to the low row
+                if raw != st[k] or cnt[k]:
+                    self._seen(k, raw, ring)
                 k += 1
             row.value(1)
 

@@ -2,6 +2,7 @@
 from firmware.app import App, SAFE_BRIGHTNESS
 from firmware.storage import append_log, Store
 from firmware.app import SETTINGS_DEFAULTS
+from firmware.display import BLUE, RED
 
 LOG_NAME = "error.log"
 
@@ -34,17 +35,14 @@ def format_exception(e):
         return "".join(traceback.format_exception(type(e), e, e.__traceback__))
 
 
-def _status(hw, cfg, r, g, b):
-    # Both status LEDs in one colour, everything else off, at the lowest brightness.
+def _status(hw, cfg, colour):
+    # Both status LEDs in one palette colour, everything else off, at the lowest brightness.
     from firmware.display import Display, STATUS_A, STATUS_B
 
     d = Display(hw.np, cfg)
     d.set_brightness(SAFE_BRIGHTNESS)
-    d.clear()
-    for px in (STATUS_A, STATUS_B):
-        d.frame[px * 3] = r
-        d.frame[px * 3 + 1] = g
-        d.frame[px * 3 + 2] = b
+    d.put(STATUS_A, colour << 4 | 15)
+    d.put(STATUS_B, colour << 4 | 15)
     d.show()
 
 
@@ -56,7 +54,7 @@ def launch(cfg, hw, mode="attract", store_dir=None, max_restarts=5, stop=None, s
             st = Store(store_dir, "settings.json", SETTINGS_DEFAULTS)
             st.data["brightness"] = 0
             st.save()
-        _status(hw, cfg, 0, 0, 255)
+        _status(hw, cfg, BLUE)
         print("safe boot: * held on pad A; game skipped, brightness at minimum")
         return "safe"
     crashes = 0
@@ -76,7 +74,7 @@ def launch(cfg, hw, mode="attract", store_dir=None, max_restarts=5, stop=None, s
             if store_dir is not None:
                 append_log(store_dir, LOG_NAME, "--- crash %d at %d ms\n%s" % (crashes, hw.clock.ticks_ms(), text))
             try:
-                _status(hw, cfg, 255, 0, 0)
+                _status(hw, cfg, RED)
             except Exception:
                 pass
             if crashes >= max_restarts:

@@ -108,6 +108,13 @@ def test_full_game_through_pads_matches_engine(k):
     g = dev.final_game()
     assert g.turns == len(turns)
     assert dev.app.ring.lost == 0
+    # The picture caught up with the game: every cell shows its piece.
+    sc = dev.app.scene
+    g = dev.app.game  # (a finished game may already have made way for the next one)
+    assert list(sc.shown) == [g.cell(i) for i in range(81)]
+    for i in range(81):
+        if g.cell(i) in (0, 1, 2) and not sc.win[i]:
+            assert dev.app.disp.cur[i] == sc.static_code(i), square_name(i)
 
 
 def test_full_game_on_sim_board_layout_and_direct_pad():

@@ -9,21 +9,40 @@ _TICKS_HALF = TICKS_PERIOD >> 1
 
 
 class Clock:
-    """A virtual millisecond clock with MicroPython's time.ticks_* API; sleep_ms advances it instantly."""
+    """A virtual millisecond clock with MicroPython's time.ticks_* API; sleep_ms advances it instantly.
 
-    def __init__(self, start=TICKS_PERIOD - 10000):
-        # Starting 10 s before the wrap makes every test cross it once.
-        self.now = start  # unwrapped milliseconds since "power-up"
-        self.start = start
+    `now` is milliseconds since "power-up" (what tests and frames use); the
+    ticks it reports start `lead` ms before the 2**30 wrap, so every run
+    crosses it. All arithmetic stays inside MicroPython's small-int range
+    (|x| < 2**30), so the clock itself never allocates on the device build.
+    """
+
+    def __init__(self, lead=10000):
+        self.now = 0
+        self.lead = lead
 
     def ticks_ms(self):
-        return self.now & _TICKS_MASK
+        t = self.now - self.lead
+        if t < 0:
+            t = (t + _TICKS_MASK) + 1
+        return t
 
     def ticks_add(self, t, delta):
-        return (t + delta) & _TICKS_MASK
+        if delta >= 0:
+            r = (t - _TICKS_MASK) + (delta - 1)  # t + delta - PERIOD, without leaving small ints
+        else:
+            r = t + delta
+        if r < 0:
+            r = (r + _TICKS_MASK) + 1
+        return r
 
     def ticks_diff(self, a, b):
-        return ((a - b + _TICKS_HALF) & _TICKS_MASK) - _TICKS_HALF
+        d = a - b
+        if d >= _TICKS_HALF:
+            d = (d - _TICKS_MASK) - 1
+        elif d < -_TICKS_HALF:
+            d = (d + _TICKS_MASK) + 1
+        return d
 
     def sleep_ms(self, ms):
         if ms > 0:
@@ -31,7 +50,7 @@ class Clock:
 
     def elapsed(self):
         """Milliseconds since the clock was made (for frame timestamps)."""
-        return self.now - self.start
+        return self.now
 
 
 class FakePin:
@@ -343,6 +362,8 @@ class VirtualDevice:
         self.next_tick = self.clock.now
 
     def _frame(self, t, buf):
+        if not self.keep_frames and self.on_frame is None:
+            return  # nobody looks: no copy (keeps allocation measurements about the firmware)
         raw = bytes(buf)
         if self.keep_frames:
             self.frames.append((t, raw))
