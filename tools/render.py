@@ -823,9 +823,16 @@ def terminal_main(argv):
 def _frames_main(argv):
     ap = argparse.ArgumentParser(
         prog="python -m tools.render",
-        description="Render recorded LED frames (from `python -m tools.sim --headless --frames F.jsonl`) "
-                    "to a PNG of the panel and/or an animated GIF. Other pictures: "
-                    "`python -m tools.render wiring --help`, `python -m tools.render keypad --help`.")
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Render recorded LED frames (from `python -m tools.sim --headless --frames F.jsonl`)\n"
+                    "to a PNG of the LED panel and/or an animated GIF.",
+        epilog="other pictures:\n"
+               "  python -m tools.render wiring --board pico --out docs/wiring-pico.png   wiring diagram from the board's pins\n"
+               "  python -m tools.render keypad --out docs/keypad.png                     the key scheme\n"
+               "  python -m tools.render terminal CAPTURE.txt --out OUT.png               a `tmux capture-pane -e -p` screen\n"
+               "example (the README's game):\n"
+               "  python -m tools.sim --headless --mode 2p --script docs/demo-game.txt --frames /tmp/game.jsonl\n"
+               "  python -m tools.render /tmp/game.jsonl --gif docs/game.gif --fps 8 --pitch 44")
     ap.add_argument("frames", help="JSON lines file: {\"t\": ms, \"pixels\": [[r,g,b] x 83]} in strip order")
     ap.add_argument("--board", default="pico", help="board config the frames were recorded with (default pico)")
     ap.add_argument("--png", metavar="OUT.png", help="write one frame as a PNG")
@@ -869,6 +876,9 @@ def main(argv=None):
             _frames_main(argv)
     except RenderError as e:
         print("render: error: %s" % e, file=sys.stderr)
+        return 2
+    except OSError as e:   # an output path that cannot be written
+        print("render: error: cannot write %s: %s" % (e.filename or "output", e.strerror or e), file=sys.stderr)
         return 2
     return 0
 

@@ -329,7 +329,7 @@ class Terminal:
         import termios
         self.termios = termios
         self.in_fd, self.out_fd = in_fd, out_fd
-        if not os.isatty(in_fd):
+        if not (os.isatty(in_fd) and os.isatty(out_fd)):
             raise SystemExit("tools.sim: the terminal simulator needs a terminal; "
                              "use --headless --script FILE for scripted runs")
         self.saved = termios.tcgetattr(in_fd)
@@ -398,7 +398,11 @@ def _utf8_ok():
 
 
 def play(device, mode, board, title, in_fd, out_fd, fps=30, clock=time.monotonic, max_seconds=None):
-    """The real-time loop: keys -> pads, wall time -> device time, frames -> screen. Returns the device time reached."""
+    """The real-time loop: keys -> pads, wall time -> device time, frames -> screen. Returns the device time reached.
+
+    `device` may also be a function that makes one: it is then called after the
+    terminal is silent, so keys typed while the firmware boots are not echoed.
+    """
     term = Terminal(in_fd, out_fd)
     gamma = float(getattr(board, "GAMMA", 2.2)) or 1.0
     exposure = exposure_for(board)
@@ -427,6 +431,9 @@ def play(device, mode, board, title, in_fd, out_fd, fps=30, clock=time.monotonic
     last_shown = None
     try:
         term.enter()
+        if callable(device) and not hasattr(device, "advance"):
+            term.write("\x1b[H" + title + "\r\n\r\nstarting the firmware...")
+            device = device()
         start = last = clock()
         tick = 1.0 / fps
         while True:
@@ -504,17 +511,26 @@ def run(args):
     for name, key in (("runtime", "runtime"), ("seed", "seed"), ("store", "store_dir")):
         if getattr(args, name, None) is not None:
             kw[key] = getattr(args, name)
-    try:
-        device = Device(**kw)
-    except ValueError as e:
-        raise SystemExit("tools.sim: %s" % e)
+    made = []
+
+    def factory():
+        # Called by play() once the terminal is silent (MicroPython takes seconds to boot).
+        try:
+            made.append(Device(**kw))
+        except ValueError as e:
+            raise SystemExit("tools.sim: %s" % e)
+        return made[0]
+
     names = {"2p": "two players", "demo": "demo (computer vs computer)", "attract": "attract mode",
              "tutorial": "tutorial", "menu": "menu"}
     # The firmware may change mode (menu), so the title says how it started.
     title = "What the Shell — board %s, started in %s" % (board_name, names.get(mode, "you vs the computer (%s)" % mode))
-    play(device, mode, board, title, sys.stdin.fileno(), sys.stdout.fileno(),
-         max_seconds=getattr(args, "max_seconds", None))
-    close = getattr(device, "close", None)
-    if close is not None:
-        close()
+    try:
+        play(factory, mode, board, title, sys.stdin.fileno(), sys.stdout.fileno(),
+             max_seconds=getattr(args, "max_seconds", None))
+    finally:
+        for d in made:
+            close = getattr(d, "close", None)
+            if close is not None:
+                close()
     return 0
