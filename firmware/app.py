@@ -13,7 +13,8 @@ _COUNT_BEAT = const(300)  # countdown: 3 beats, then the reveal
 _COUNT_MS = const(900)
 _ERR_MS = const(600)  # the error blink, identical for every refused entry
 _THINK_MS = const(700)  # computer-vs-computer: minimum time a turn stays open
-_SUDDEN_MS = const(1600)
+_SUDDEN_MS = const(900)  # sudden death announced (red), then each status LED blinks its player's count
+_COUNT_BLINK = const(250)
 _OVER_MIN_MS = const(1500)
 _OVER_MAX_MS = const(10000)
 _SCORE_MS = const(3000)
@@ -356,7 +357,9 @@ class App:
             if not self.scene.advance(now, clock):
                 self._settled(now)
         elif st == S_SUDDEN:
-            if el >= _SUDDEN_MS:
+            g = self.game
+            n = g.winning_black if g.winning_black > g.winning_white else g.winning_white
+            if el >= _SUDDEN_MS + n * _COUNT_BLINK:
                 self._new_turn(now)
         elif st == S_OVER:
             k = self._next_key()
@@ -560,7 +563,15 @@ class App:
         if st == S_ANIM and self.scene.step >= 2 and self.scene.op == 3:
             return GREEN << 4 | 15  # a chain reaction goes on to its next step
         if st == S_SUDDEN:
-            return (RED << 4 | 15) if (el // 200) & 1 == 0 else own | 15
+            if el < 400:
+                return (RED << 4 | 15) if (el // 100) & 1 == 0 else 0
+            # Then the counts: this LED blinks once per winning turtle of its player.
+            g = self.game
+            n = g.winning_black if pad == 0 else g.winning_white
+            k = el - 400
+            if k // _COUNT_BLINK < n and k % _COUNT_BLINK < 150:
+                return own | 15
+            return own | 1
         if st == S_OVER:
             r = self.game.result
             if r == DRAW:

@@ -480,3 +480,28 @@ def test_script_errors_name_the_line():
         parse_script("A move z9")
     with pytest.raises(ValueError, match="wait"):
         parse_script("wait soon")
+
+
+def test_sudden_death_shows_both_lines_and_blinks_the_counts():
+    lesson = [x for x in LESSONS if x[0] == "sudden"][0]
+    dev = VirtualDevice(Cfg(), mode="2p")
+    app = dev.app
+    setup(app.game, lesson, [0] * 81)
+    app.scene.set_board(app.game)
+    dev.run(parse_script("A move %s\nB move %s" % (square_name(lesson[3]), square_name(lesson[4]))))
+    seen_sudden = False
+    blinks = [0, 0]
+    last = [None, None]
+    for _ in range(300):
+        dev.advance(20)
+        if app.state == fwapp.S_SUDDEN:
+            seen_sudden = True
+            assert app.scene.win_mode == 1 and app.scene.nwins == 10  # both lines pulse
+            for pad, px in ((0, 81), (1, 82)):
+                on = app.disp.cur[px] & 15 == 15 and app.disp.cur[px] >> 4 != 5
+                if on and not last[pad]:
+                    blinks[pad] += 1
+                last[pad] = on
+    assert seen_sudden
+    assert app.game.sudden_death and app.state == fwapp.S_TURN
+    assert blinks == [5, 5]
