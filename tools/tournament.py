@@ -14,6 +14,8 @@ DEFAULT_PAIRINGS = (
     "medium-greedy",
     "easy-greedy",
     "hard-medium",
+    "hard-easy",
+    "medium-easy",
     "hard-random",
     "medium-random",
     "easy-random",
