@@ -20,6 +20,7 @@ _OVER_MAX_MS = const(10000)
 _SCORE_MS = const(3000)
 _MENU_HOLD_MS = const(2000)  # hold * on pad A this long (while idle) for the menu
 _MENU_IDLE_MS = const(60000)
+_IDLE_MS = const(300000)  # no key for 5 minutes while a turn waits: back to attract mode
 _T_SHOW_MS = const(1800)
 _T_HOLD_MS = const(2500)
 
@@ -332,6 +333,7 @@ class App:
                     if k < 0:
                         break
                     pad = k >> 8
+                    self.t_key = now
                     if self.bots[pad] is not None:
                         continue  # the computer's seat: its pad is not used
                     if self.trace is not None:
@@ -341,6 +343,9 @@ class App:
                 if self.mode != m:
                     return
             both = e[0].locked and e[1].locked
+            if st == S_TURN and m != M_ATTRACT and m != M_DEMO and clock.ticks_diff(now, self.t_key) >= _IDLE_MS:
+                self.set_mode(M_ATTRACT)
+                return
             if st == S_TURN:
                 if both and (self.bots[0] is None or el >= _THINK_MS):
                     self.state = S_COUNT

@@ -5,6 +5,7 @@
 LESSONS = (
     ("place", (".........",) * 9, (), 40, 30),  # both turtles land: e5 black, d4 white
     ("collision", ("........." ,) * 4 + ("....B....",) + ("....W....",) + (".........",) * 3, (), 31, 31),  # same cell d4: egg
+    ("safe", ("W.BW.....",) + (".........",) * 7 + (".....B...",), (), 1, 80),  # b1 steps into W . B W: stepping into a trap is safe
     ("capture", ("BWW......",) + (".........",) * 7 + (".....W...",), (), 3, 80),  # d1 clamps b1 c1
     ("hatch", ("BWW......",) + (".........",) * 4 + ("....e....",) + (".........",) * 3, (49,), 3, 80),  # the oldest egg hatches black
     (

@@ -370,6 +370,7 @@ def test_tutorial_lessons_show_their_rules():
         if lesson[0] == "sudden":
             assert g.sudden_death
     assert ops["collision"] == [2]
+    assert ops["safe"] == [1]  # stepping into a trap: nothing is captured
     assert 6 in ops["capture"] and 8 not in ops["capture"]
     assert 8 in ops["hatch"]
     assert ops["chain"].count(3) == 2  # two steps
