@@ -156,8 +156,8 @@ _NLINES = len(_LS)
 # 83%), so hard plays the plain equilibrium.
 _PARAMS = {
     "easy": (0, 0, 0, 0, 0),
-    "medium": (4, 3, 40, 3, 0),
-    "hard": (8, 7, 100, 4, 1),
+    "medium": (3, 3, 40, 3, 0),
+    "hard": (8, 6, 100, 4, 1),
 }
 
 

@@ -8,7 +8,8 @@ GAMES = ROOT.parent / "shared" / "conformance" / "random-games.json"
 FUEL_PER_US = 75  # RP2040 at 125 MHz (DEVELOPERS.md)
 TARGETS = {"easy": 3_000_000, "medium": 15_000_000, "hard": 75_000_000}
 HEAP_TARGET = 16 * 1024
-SAMPLE = 120  # positions per level (deterministic: evenly spaced over all positions)
+SAMPLE = None  # positions per level: None = all (~1,240; ~25 s for the three levels)
+RECHECK = 8  # the worst positions per level, measured again in a second heap layout
 
 
 def all_positions():
@@ -33,7 +34,7 @@ def all_positions():
 def sample_positions(n=SAMPLE):
     """n positions spread evenly over all of them (every k-th), plus the count they were drawn from."""
     allp = all_positions()
-    if n >= len(allp):
+    if n is None or n >= len(allp):
         return allp, len(allp)
     step = len(allp) / n
     return [allp[int(i * step)] for i in range(n)], len(allp)
@@ -59,6 +60,34 @@ for rows, eggs in POS:
     print("@@FUEL e")
     k += 1
 """
+
+
+# Second layout: a fresh interpreter per position, the game loaded before
+# the bot is built. MicroPython's map-lookup cache is keyed by addresses, so
+# the same move can cost more in another heap layout (measured up to 1.4x
+# for the bot and 1.8x for engine turns on one position): the figure is the
+# worse of the two layouts.
+_FUEL_GUEST_2 = """
+from engine import Game
+from engine.notation import load
+from engine.bot import Bot
+g = Game()
+load(g, %r, %r)
+b = Bot(%r, 1)
+print("@@FUEL o0")
+print("@@FUEL o1")
+print("@@FUEL s")
+b.choose(g, %d)
+print("@@FUEL e")
+"""
+
+
+def fuel_other_layout(level, pos, color):
+    from tools.upy import project_files
+    from tools.upy.fuel import measure
+
+    _, marks = measure(_FUEL_GUEST_2 % (pos[0], pos[1], level, color), project_files("engine"))
+    return marks[3][1] - marks[2][1] - (marks[1][1] - marks[0][1])
 
 
 def fuel_per_move(level, positions):
@@ -119,16 +148,20 @@ def figures(sample=SAMPLE):
     rows = []
     for level in ("easy", "medium", "hard"):
         f = fuel_per_move(level, positions)
-        worst = max(f)
         mean = sum(f) // len(f)
+        order = sorted(range(len(f)), key=lambda i: -f[i])[:RECHECK]
+        worst = max(f)
+        for i in order:
+            worst = max(worst, fuel_other_layout(level, positions[i], 1 + (i & 1)))
         rows.append((
-            "bot %s: fuel per move, worst / mean (%d of %d positions)" % (level, len(f), total),
+            "bot %s: fuel per move, worst (2 heap layouts) / mean (%d of %d positions)"
+            % (level, len(f), total),
             "%d / %d fuel (%.2f / %.2f ms on RP2040); target worst <= %d: %s"
             % (worst, mean, worst / FUEL_PER_US / 1000, mean / FUEL_PER_US / 1000,
                TARGETS[level], "ok" if worst <= TARGETS[level] else "OVER"),
         ))
     if node_available():
-        heap = heap_per_move(positions[:: max(1, len(positions) // 30)])
+        heap = heap_per_move(positions[:: max(1, len(positions) // 40)])
         for level in ("easy", "medium", "hard"):
             rows.append((
                 "bot %s: heap allocated during a move, worst (official port)" % level,
@@ -142,7 +175,7 @@ def figures(sample=SAMPLE):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    sample = int(argv[0]) if argv else SAMPLE
+    sample = int(argv[0]) if argv else SAMPLE  # optional: positions per level
     for label, value in figures(sample):
         print("%s: %s" % (label, value))
 
