@@ -157,7 +157,7 @@ _NLINES = len(_LS)
 _PARAMS = {
     "easy": (0, 0, 0, 0, 0),
     "medium": (3, 3, 40, 3, 0),
-    "hard": (8, 6, 100, 4, 1),
+    "hard": (7, 6, 100, 4, 1),
 }
 
 
@@ -256,8 +256,24 @@ class Bot:
         n = self._top(color, kr, self._kc)
         kr = n & 15
         kc = n >> 4
-        self._matrix(game, color, kr, kc)
-        return self._rows[self._solve(kr, kc)]
+        self._matrix(game, color, kr, kc, 0)
+        rows = self._rows
+        cols = self._cols
+        i = self._fp(kr, kc)
+        if i >= 0:
+            # One move dominates. A human who reads the bot would play
+            # there too (the collision lays an egg), so unless the opponent
+            # model already has that cell, it replaces the opponent's last
+            # candidate and the game is solved again: 1 column of extra pairs.
+            cell = rows[i]
+            j = 0
+            while j < kc and cols[j] != cell:
+                j += 1
+            if j == kc:
+                cols[kc - 1] = cell
+                self._matrix(game, color, kr, kc, kc - 1)
+                self._fp(kr, kc)
+        return rows[self._pick(kr)]
 
     def _load(self, game):
         """Copy the position into the padded root board."""
@@ -540,7 +556,7 @@ class Bot:
             return rows[2]
         return rows[3]
 
-    def _matrix(self, game, color, kr, kc):
+    def _matrix(self, game, color, kr, kc, j0):
         """Payoff (our point of view) of every candidate pair, by playing it on a private copy.
 
         Most pairs are quiet (both turtles land, nothing captured), and then
@@ -550,7 +566,6 @@ class Bot:
         by re-scanning around every changed cell (_eval).
         """
         g = self._g
-        g.copy_from(game)  # once per move; each pair is play() + undo()
         rows = self._rows
         cols = self._cols
         dr = self._dr
@@ -559,9 +574,11 @@ class Bot:
         sc = self._sc
         p81 = _P81
         opp = 3 - color
-        for i in range(kr):
-            sr[i] = self._cell_delta(p81[rows[i]], color, dr, i * 4)
-        for j in range(kc):
+        if j0 == 0:
+            g.copy_from(game)  # once per move; each pair is play() + undo()
+            for i in range(kr):
+                sr[i] = self._cell_delta(p81[rows[i]], color, dr, i * 4)
+        for j in range(j0, kc):
             sc[j] = self._cell_delta(p81[cols[j]], opp, dc, j * 4)
         m = self._m
         noise = self._noise
@@ -583,7 +600,7 @@ class Bot:
         for i in range(kr):
             r = rows[i]
             pr = p81[r]
-            for j in range(kc):
+            for j in range(j0, kc):
                 c = cols[j]
                 if black:
                     play(g, r, c)
@@ -867,8 +884,8 @@ class Bot:
             return -_CLIP
         return v
 
-    def _solve(self, kr, kc):
-        """Mixed strategy of the kr x kc zero-sum game by fictitious play, then sample a row.
+    def _fp(self, kr, kc):
+        """Fictitious play on the kr x kc zero-sum game; returns the row it settled on, or -1 if mixed.
 
         Fictitious play keeps running payoff sums, so one iteration is O(k)
         (add one row and one column), not O(k^2).
@@ -912,9 +929,22 @@ class Bot:
                 q += _MAXK
             i = bi
             j = bj
-        # Rows whose payoff against the column mixture is within a small
-        # margin of the best also get weight: near-equal moves are mixed so a
-        # human cannot farm one fixed reply. racc holds exactly those sums.
+        iters = self._iters
+        bi = 0
+        for ii in range(1, kr):
+            if rcnt[ii] > rcnt[bi]:
+                bi = ii
+        return bi if rcnt[bi] >= iters - 2 else -1
+
+    def _pick(self, kr):
+        """Sample a row from the fictitious-play frequencies.
+
+        Rows whose payoff against the column mixture is within a small
+        margin of the best also get weight: near-equal moves are mixed so a
+        human cannot farm one fixed reply. racc holds exactly those sums.
+        """
+        racc = self._racc
+        rcnt = self._rcnt
         iters = self._iters
         best = racc[0]
         for ii in range(1, kr):

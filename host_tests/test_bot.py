@@ -140,7 +140,7 @@ def test_quiet_pair_shortcut_equals_full_rescoring(level):
         bot._scan(g)
         n = bot._top(color, bot._kr, bot._kc)
         kr, kc = n & 15, n >> 4
-        bot._matrix(g, color, kr, kc)
+        bot._matrix(g, color, kr, kc, 0)
         h = Game()
         h.copy_from(g)
         for i in range(kr):
