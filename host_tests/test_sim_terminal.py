@@ -197,3 +197,18 @@ def test_tab_holds_star_for_the_menu_and_autorepeat_keeps_a_key_down():
     now = st.advance(dev, f, now, 500)
     assert [a for _, a, _, _ in dev.log] == ["press", "release"]
     assert dev.log[1][0] - dev.log[0][0] >= 29 * 33
+
+
+def test_256_colour_fallback(monkeypatch):
+    assert st.xterm256((255, 0, 0)) == 196 and st.xterm256((0, 0, 0)) == 16
+    assert st.xterm256((128, 128, 128)) == 244 and st.xterm256((255, 255, 255)) == 231
+    monkeypatch.setattr(st, "TRUECOLOUR", False)
+    assert st.fg((255, 0, 0)) == "\x1b[38;5;196m"
+    monkeypatch.setenv("WTS_COLOR", "256")
+    assert st._truecolour() is False
+    monkeypatch.setenv("WTS_COLOR", "")
+    monkeypatch.setenv("COLORTERM", "")
+    monkeypatch.setenv("TERM_PROGRAM", "Apple_Terminal")
+    assert st._truecolour() is False
+    monkeypatch.setenv("TERM_PROGRAM", "tmux")
+    assert st._truecolour() is True

@@ -47,7 +47,7 @@ class Tmux:
     def __init__(self, cmd, cols=100, rows=30):
         self.name = "wts-" + uuid.uuid4().hex[:8]
         self.sock = "wts-test-" + self.name
-        env = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8", TERM="xterm-256color")
+        env = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8", TERM="xterm-256color", COLORTERM="truecolor", WTS_COLOR="")
         subprocess.run(["tmux", "-L", self.sock, "-f", "/dev/null", "new-session", "-d", "-s", self.name,
                         "-x", str(cols), "-y", str(rows), cmd + "; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -x -- '-\\?echo'; sleep 30"],
                        check=True, env=env, cwd=str(ROOT))

@@ -165,12 +165,47 @@ UNLIT = (34, 37, 36)          # an unlit LED package
 LABEL = (105, 120, 112)
 
 
+def _truecolour():
+    """24-bit colour unless the terminal is known not to have it (macOS Terminal.app before 2023
+    garbles 24-bit escapes) or WTS_COLOR=256 asks for the 256-colour palette."""
+    want = os.environ.get("WTS_COLOR", "").lower()
+    if want in ("256", "8bit"):
+        return False
+    if want in ("truecolor", "24bit"):
+        return True
+    if os.environ.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
+        return True
+    return os.environ.get("TERM_PROGRAM") != "Apple_Terminal"
+
+
+TRUECOLOUR = _truecolour()
+
+
+def xterm256(c):
+    """Nearest colour of the xterm 256-colour palette (6x6x6 cube or grey ramp)."""
+    levels = (0, 95, 135, 175, 215, 255)
+
+    def near(v):
+        return min(range(6), key=lambda i: abs(levels[i] - v))
+    r, g, b = (near(v) for v in c)
+    cube = 16 + 36 * r + 6 * g + b
+    cd = sum((levels[k] - v) ** 2 for k, v in zip((r, g, b), c))
+    grey = max(0, min(23, int(round((sum(c) / 3.0 - 8) / 10.0))))
+    gv = 8 + 10 * grey
+    gd = sum((gv - v) ** 2 for v in c)
+    return 232 + grey if gd < cd else cube
+
+
 def fg(c):
-    return "\x1b[38;2;%d;%d;%dm" % c
+    if TRUECOLOUR:
+        return "\x1b[38;2;%d;%d;%dm" % c
+    return "\x1b[38;5;%dm" % xterm256(c)
 
 
 def bg(c):
-    return "\x1b[48;2;%d;%d;%dm" % c
+    if TRUECOLOUR:
+        return "\x1b[48;2;%d;%d;%dm" % c
+    return "\x1b[48;5;%dm" % xterm256(c)
 
 
 def screen_colour(rgb, gamma, exposure):
