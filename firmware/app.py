@@ -53,27 +53,6 @@ SETTINGS_DEFAULTS = {"brightness": 3, "seating": 1, "mode": "2p"}
 SCORE_DEFAULTS = {"2p": [0, 0, 0], "easy": [0, 0, 0], "medium": [0, 0, 0], "hard": [0, 0, 0]}
 
 
-class PlaceholderBot:
-    """Stand-in opponent when engine.bot is missing: a random legal cell, preferring cells next to its own turtles."""
-
-    def __init__(self, level="easy", seed=0):
-        self.s = (seed * 2654435761 + 12345) & 0x7FFFFFFF
-
-    def _rand(self, n):
-        self.s = (self.s * 1103515245 + 12345) & 0x7FFFFFFF
-        return (self.s >> 8) % n
-
-    def choose(self, game, color):
-        for _ in range(40):
-            i = self._rand(81)
-            if game.legal(i):
-                return i
-        for i in range(81):
-            if game.legal(i):
-                return i
-        return -1
-
-
 def bot_class():
     """engine.bot.Bot if it is there, else the placeholder."""
     try:
@@ -81,6 +60,8 @@ def bot_class():
 
         return Bot
     except ImportError:
+        from firmware.placeholder import PlaceholderBot
+
         return PlaceholderBot
 
 
@@ -141,7 +122,6 @@ class App:
         self.state = S_TURN
         self.was_sudden = False
         self.lesson = 0
-        self._cells = [0] * 81
         self.frames = 0
         self.heavy = False
         self.downs = 0
@@ -209,6 +189,8 @@ class App:
                 except Exception:
                     cell = -1
                 if type(cell) is not int or not self.game.legal(cell):
+                    from firmware.placeholder import PlaceholderBot
+
                     cell = PlaceholderBot("easy", self.game.turns).choose(self.game, seat + 1)
                 e[seat].lock_cell(cell)
         self.state = S_TURN
@@ -219,7 +201,7 @@ class App:
 
         if self.lesson >= len(LESSONS):
             self.lesson = 0
-        setup(self.game, LESSONS[self.lesson], self._cells)
+        setup(self.game, LESSONS[self.lesson], [0] * 81)
         self.scene.set_board(self.game)
         self.entries[0].lock_cell(LESSONS[self.lesson][3])
         self.entries[1].lock_cell(LESSONS[self.lesson][4])

@@ -1,4 +1,6 @@
 """LED output: colour codes per pixel -> strip buffer through a wire-order table (layout, colour order, gamma, brightness, power cap); one write() per frame."""
+from array import array
+
 from engine._compat import const
 
 NPIX = const(83)  # 81 matrix cells (row*9+col seen from black's seat) + status A + status B
@@ -102,7 +104,7 @@ class Display:
         self.limit = self.budget_ma * 255
         self.cur = bytearray(NPIX)  # code of each pixel now in the buffer (0 = off)
         self.wire = bytearray(NCODES * 3)  # code -> 3 bytes in wire order
-        self.csum = [0] * NCODES  # code -> channel sum of its wire bytes
+        self.csum = array("H", [0] * NCODES)  # code -> channel sum of its wire bytes (<= 765)
         self.lut = bytearray(256)  # logical value -> gamma + brightness
         self.sum = 0  # channel sum of the whole buffer
         self.q = 256  # power-cap scale (256 = none)
