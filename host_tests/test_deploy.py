@@ -290,3 +290,20 @@ def test_mip_installs_from_a_local_manifest(board, tmp_path):
     got = mpremote(board.url, "exec", "import os; print(sorted(os.listdir('/mip')), sorted(os.listdir('/mip/engine')))")
     assert got == "['boards', 'engine', 'main.py'] ['_compat.py']\n"
     assert mpremote(board.url, "fs", "cat", "/mip/boards/pico.py") == (ROOT / "boards/pico.py").read_text()
+
+
+@needs_node
+def test_full_flash_is_refused_before_copying_and_named_while_writing(tree):
+    from tools.vboard import VBoard
+    with VBoard(fs_size=48 * 1024) as small:
+        with pytest.raises(DeployError) as ei:
+            deploy.deploy("pico", port=small.url, reset=False, log=quiet, root=tree)
+        assert "flash is full" in str(ei.value) and "KB free" in str(ei.value)
+        assert mpremote(small.url, "fs", "ls") == "ls :\n"        # refused up front: nothing written
+        dev = deploy.Device(small.url)
+        try:
+            with pytest.raises(DeployError) as ei:
+                dev.write("big.bin", bytes(64 * 1024))            # ENOSPC in the middle of a copy
+        finally:
+            dev.close()
+        assert "flash is full while writing big.bin" in str(ei.value)

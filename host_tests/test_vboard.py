@@ -175,3 +175,14 @@ def test_port_in_use_is_a_clear_error(vb):
     with pytest.raises(VBoardError) as ei:
         VBoard(port=vb.port)
     assert "cannot listen" in str(ei.value)
+
+
+@needs_node
+def test_fs_size_limits_writes_with_enospc():
+    with VBoard(fs_size=8192) as small:
+        out = ok(small, "exec",
+                 "import os\nprint(os.statvfs('/')[:5])\n"
+                 "f = open('a.bin', 'wb')\n"
+                 "try:\n    f.write(bytes(10000))\nexcept OSError as e:\n    print('error', e.errno)\n"
+                 "f.close()\nprint(os.stat('a.bin')[6] <= 8192)\n")
+        assert out == "(4096, 4096, 2, 2, 2)\nerror 28\nTrue\n"

@@ -260,12 +260,13 @@ class Device:
     def files_under(self, dirs):
         return self.eval_code(_LIST_CODE % (list(dirs),))
 
-    def free_bytes(self):
+    def free_space(self):
+        """(free bytes, block size) of the root filesystem, or (None, 1) if unknown."""
         try:
             s = self.eval("__import__('os').statvfs('/')")
-            return s[0] * s[4]
+            return s[0] * s[4], max(1, s[0])
         except DeployError:
-            return None
+            return None, 1
 
     def mkdirs(self, path):
         parts = path.split("/")[:-1]
@@ -361,11 +362,13 @@ def deploy(board, port=None, dry_run=False, reset=True, log=print, root=ROOT, _d
             log("dry run: %d to copy, %d unchanged, %d to remove; nothing was changed" % (len(changed), summary["unchanged"], len(stale)))
             return summary
 
-        need = sum(len(files[p]) for p in changed)
-        free = dev.free_bytes()
-        if free is not None and need > free + sum(len(files[p]) for p in changed if have.get(p)):
+        # Room for the new files, counted in whole blocks (littlefs gives even
+        # a 35-byte file a 4 KiB block); replaced files reuse their space.
+        free, block = dev.free_space()
+        need = sum(-(-len(files[p]) // block) * block for p in changed if have.get(p) is None)
+        if free is not None and need > free:
             raise DeployError("the board's flash is full: %d KB needed, %d KB free; delete files you do not need "
-                              "(mpremote fs ls / fs rm) and deploy again" % (need // 1024 + 1, free // 1024))
+                              "(mpremote fs ls / fs rm) and deploy again" % (-(-need // 1024), free // 1024))
         for p in stale:
             log("remove %s" % p)
             dev.remove(p)

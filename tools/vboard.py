@@ -50,11 +50,13 @@ def board_names():
 class VBoard:
     """One virtual board in a Node process. Context manager; .close() stops it."""
 
-    def __init__(self, port=0, board=None, files=None, heapsize=256 * 1024, max_frames=20000, timeout=20.0):
+    def __init__(self, port=0, board=None, files=None, heapsize=256 * 1024, max_frames=20000, fs_size=0, timeout=20.0):
         if board is not None and board not in board_names():
             raise ValueError("unknown board %r; boards are: %s" % (board, ", ".join(board_names())))
         if not isinstance(port, int) or not 0 <= port < 65536:
             raise ValueError("port must be 0..65535 (0 = any free port)")
+        if not isinstance(fs_size, int) or fs_size < 0:
+            raise ValueError("fs_size must be a byte count (0 = unlimited)")
         if shutil.which("node") is None:
             raise VBoardError("node is not installed (Node 20 is needed for the virtual board)")
         if not (NODE_DIR / "node_modules" / "@micropython").is_dir():
@@ -76,7 +78,7 @@ class VBoard:
             self._err = tempfile.TemporaryFile()
             self._proc = subprocess.Popen(
                 ["node", str(SCRIPT), "--port", str(port), "--heapsize", str(heapsize),
-                 "--max-frames", str(max_frames), "--files", self._tmp],
+                 "--max-frames", str(max_frames), "--fs-size", str(fs_size), "--files", self._tmp],
                 cwd=str(NODE_DIR), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._err,
                 start_new_session=True)  # Ctrl-C in a terminal is for us, not for Node
             ready = self._read(timeout)
@@ -225,9 +227,10 @@ def main(argv=None):
     ap.add_argument("--port", type=int, default=0, help="TCP port on 127.0.0.1 (default: any free port)")
     ap.add_argument("--board", choices=board_names(), help="preload boards/NAME.py as /board_config.py")
     ap.add_argument("--heapsize", type=int, default=256 * 1024, help="MicroPython heap in bytes (default 256 KiB)")
+    ap.add_argument("--fs-size", type=int, default=0, help="flash size in bytes; writes beyond it fail with ENOSPC (default: unlimited)")
     args = ap.parse_args(argv)
     try:
-        vb = VBoard(port=args.port, board=args.board, heapsize=args.heapsize)
+        vb = VBoard(port=args.port, board=args.board, heapsize=args.heapsize, fs_size=args.fs_size)
     except (VBoardError, ValueError) as e:
         print("vboard: %s" % e, file=sys.stderr)
         return 1

@@ -24,17 +24,18 @@ async function mainThread() {
   const net = await import("node:net");
   const readline = await import("node:readline");
   const args = process.argv.slice(2);
-  const opt = { port: 0, heapsize: 256 * 1024, maxFrames: 20000, files: null };
+  const opt = { port: 0, heapsize: 256 * 1024, maxFrames: 20000, files: null, fsSize: 0 };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === "--port") opt.port = parseInt(args[++i], 10);
     else if (a === "--heapsize") opt.heapsize = parseInt(args[++i], 10);
     else if (a === "--max-frames") opt.maxFrames = parseInt(args[++i], 10);
     else if (a === "--files") opt.files = args[++i];
+    else if (a === "--fs-size") opt.fsSize = parseInt(args[++i], 10);
     else { process.stderr.write("vboard.mjs: unknown argument " + a + "\n"); process.exit(2); }
   }
-  if (!(opt.port >= 0 && opt.port < 65536) || !(opt.heapsize >= 16384) || !(opt.maxFrames > 0)) {
-    process.stderr.write("vboard.mjs: bad --port/--heapsize/--max-frames\n");
+  if (!(opt.port >= 0 && opt.port < 65536) || !(opt.heapsize >= 16384) || !(opt.maxFrames > 0) || !(opt.fsSize >= 0)) {
+    process.stderr.write("vboard.mjs: bad --port/--heapsize/--max-frames/--fs-size\n");
     process.exit(2);
   }
 
@@ -65,7 +66,7 @@ async function mainThread() {
   const t0 = Date.now();
 
   const worker = new Worker(fileURLToPath(import.meta.url), {
-    workerData: { sab, heapsize: opt.heapsize, files: opt.files, t0 },
+    workerData: { sab, heapsize: opt.heapsize, files: opt.files, t0, fsSize: opt.fsSize },
   });
   worker.on("message", (m) => {
     if (m.t === "out") { if (client) client.write(Buffer.from(m.data)); }
@@ -141,7 +142,7 @@ async function mainThread() {
 // -------------------------------------------------------------- worker thread
 async function workerThread() {
   const { loadMicroPython } = await import("@micropython/micropython-webassembly-pyscript");
-  const { sab, heapsize, files, t0 } = workerData;
+  const { sab, heapsize, files, t0, fsSize } = workerData;
   const ctrl = new Int32Array(sab, 0, 16);
   const ring = new Uint8Array(sab, 64, RING);
   const keys = new Uint8Array(sab, 64 + RING, 256);
@@ -225,7 +226,41 @@ async function workerThread() {
       return 0;
     },
     request_reset(kind) { resetReq = kind; return 0; },
+    fs_total() { return fsSize > 0 ? fsSize : -1; },
+    fs_free() { return fsSize > 0 ? Math.max(0, fsSize - fsUsed()) : -1; },
   };
+
+  // --fs-size: a flash of that many bytes (file contents only); a write
+  // past it fails with ENOSPC like a full littlefs, so "disk full" handling
+  // can be tested.
+  function fsUsed() {
+    let used = 0;
+    const walk = (dir) => {
+      for (const name of mp.FS.readdir(dir)) {
+        if (name === "." || name === "..") continue;
+        const p = (dir === "/" ? "" : dir) + "/" + name;
+        if (SKIP.has(p)) continue;
+        const st = mp.FS.stat(p);
+        if (mp.FS.isDir(st.mode)) walk(p); else used += st.size;
+      }
+    };
+    walk("/");
+    return used;
+  }
+  function limitFs(FS) {
+    const write = FS.write;
+    FS.write = function (stream, buffer, offset, length, position, canOwn) {
+      if (stream.path && !stream.path.startsWith("/dev/")) {
+        const pos = position === undefined ? stream.position : position;
+        const grow = Math.max(0, pos + length - (stream.node.usedBytes || 0));
+        // 28 is MicroPython's (Linux) ENOSPC: file-object errors reach the
+        // guest unmapped, so use the number a board would show, not
+        // emscripten's 51.
+        if (grow > 0 && fsUsed() + grow > fsSize) throw new FS.ErrnoError(28);
+      }
+      return write.call(FS, stream, buffer, offset, length, position, canOwn);
+    };
+  }
 
   // -- filesystem kept across reboots -------------------------------------------
   const SKIP = new Set(["/dev", "/proc", "/tmp", "/home"]);
@@ -277,6 +312,7 @@ async function workerThread() {
     for (const d of ["/home/web_user", "/home", "/tmp"]) { try { mp.FS.rmdir(d); } catch (e) {} }
     if (saved) restore(mp.FS, saved);
     else if (files) loadFiles(mp.FS, files);
+    if (fsSize > 0) limitFs(mp.FS);
     mp.registerJsModule("_vb", vb);
     muted = false;
     mp.runPython(guestBoot);

@@ -350,6 +350,19 @@ for _k in ("stat", "mkdir", "rmdir", "remove", "unlink", "rename", "chdir", "sta
         setattr(_os, _k, _mapped(getattr(_os, _k)))
 _os.listdir = _listdir
 _os.ilistdir = _ilistdir
+_real_statvfs = _os.statvfs
+
+
+def _statvfs(*a):
+    # With --fs-size, report that flash (4 KiB blocks, like littlefs on a Pico).
+    total = _vb.fs_total()
+    if total < 0:
+        return _real_statvfs(*a)
+    free = _vb.fs_free()
+    return (4096, 4096, total // 4096, free // 4096, free // 4096, 0, 0, 0, 0, 255)
+
+
+_os.statvfs = _statvfs
 builtins.open = _mapped(builtins.open)
 
 del _k, _time_ns
