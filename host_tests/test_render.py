@@ -137,7 +137,7 @@ def test_wiring_reads_pins_from_the_board():
 def test_keypad_picture(tmp_path):
     out = tmp_path / "k.png"
     assert render.main(["keypad", "--out", str(out)]) == 0
-    assert Image.open(out).size == (1400, 760)
+    assert Image.open(out).size == (1400, 1020)
 
 
 def test_gif_shrinks_to_the_size_limit(tmp_path, identity_layout):

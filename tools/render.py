@@ -636,7 +636,7 @@ def _tint(c, k):
 def draw_keypad():
     """The key scheme: first key picks the 3x3 block, second the cell in it, # locks, * steps back."""
     from PIL import Image, ImageDraw
-    W, H = 1400, 760
+    W, H = 1400, 1020
     img = Image.new("RGB", (W, H), PAPER)
     d = ImageDraw.Draw(img)
     d.text((40, 44), "Entering a move: two keys and #", font=font(32, True), fill=INK, anchor="lm")
@@ -700,8 +700,35 @@ def draw_keypad():
              "#  locks the move", "*  steps back one key,", "    or unlocks before the reveal"]
     for i, t in enumerate(rules):
         d.text((tx, by + 300 + i * 30), t, font=font(18), fill=INK, anchor="lm")
-    d.text((40, H - 50), "Players sit opposite: pad B (white) is turned 180°, so key 1 is the top-left block as "
-           "each player sees the board from their seat.", font=font(18), fill=(90, 94, 100), anchor="lm")
+    # White sits opposite: the same scheme from white's seat is the board turned 180 degrees.
+    y0 = 720
+    d.line((40, y0 - 30, W - 40, y0 - 30), fill=(214, 210, 200), width=2)
+    d.text((40, y0 + 10), "Pad B (white) sits opposite", font=font(24, True), fill=INK, anchor="lm")
+    for i, t in enumerate(["Its 3×3 grid is turned 180° (PAD_B_ROTATED), so for",
+                           "each player key 1 is the top-left block as seen",
+                           "from their own seat. Seen from black's side,",
+                           "white's blocks are numbered like this  →",
+                           "",
+                           "e5 is 5 5 # on both pads;",
+                           "black's a1 (1 1 #) is white's 9 9 #."]):
+        d.text((40, y0 + 50 + i * 28), t, font=font(18), fill=INK, anchor="lm")
+    mx, my, ms = 640, y0 - 6, 28
+    for i in range(81):
+        r, c = divmod(i, 9)
+        blk = 8 - ((r // 3) * 3 + c // 3)          # white's key for this block, seen from black's side
+        x, y = mx + c * ms, my + r * ms
+        d.rectangle((x, y, x + ms, y + ms), fill=_tint(BLOCK_HUES[blk], 0.22), outline=(210, 206, 198))
+    for b in range(9):
+        r, c = divmod(b, 3)
+        k = 9 - b
+        d.text((mx + c * 3 * ms + 1.5 * ms, my + r * 3 * ms + 1.5 * ms), str(k), font=font(40, True),
+               fill=_tint(BLOCK_HUES[k - 1], 0.8), anchor="mm")
+    for k in range(0, 10, 3):
+        d.line((mx + k * ms, my, mx + k * ms, my + 9 * ms), fill=INK, width=2)
+        d.line((mx, my + k * ms, mx + 9 * ms, my + k * ms), fill=INK, width=2)
+    d.text((mx + 4.5 * ms, my - 14), "black's side", font=font(15), fill=(110, 110, 110), anchor="mm")
+    d.text((mx + 4.5 * ms, my + 9 * ms + 16), "white's seat", font=font(15, True), fill=INK, anchor="mm")
+    d.text((mx + 9 * ms + 20, my + 7.5 * ms), "← white's key 1", font=font(17, True), fill=INK, anchor="lm")
     return img
 
 
