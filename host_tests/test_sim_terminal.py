@@ -212,3 +212,28 @@ def test_256_colour_fallback(monkeypatch):
     assert st._truecolour() is False
     monkeypatch.setenv("TERM_PROGRAM", "tmux")
     assert st._truecolour() is True
+
+
+def test_device_time_follows_wall_time():
+    """One second on the wall is one second on the device (fractions of a millisecond are carried)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+    stop = threading.Event()
+
+    def drain():
+        while not stop.is_set():
+            try:
+                os.read(master, 65536)
+            except OSError:
+                return
+
+    th = threading.Thread(target=drain, daemon=True)
+    th.start()
+    dev = FakeDevice()
+    try:
+        t = st.play(dev, "2p", Board, "t", slave, slave, max_seconds=1.0)
+    finally:
+        stop.set()
+        os.close(slave)
+        os.close(master)
+    assert 950 <= t <= 1100 and dev.t == t

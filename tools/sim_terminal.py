@@ -45,8 +45,9 @@ SINGLE_PLAYER = ("easy", "medium", "hard")
 def decode(data, single_player=False):
     """Raw terminal bytes -> list of events: ("key", pad, key) | ("hold", pad, key) | ("quit",) | ("suspend",) | ("redraw",).
 
-    Unknown keys and escape sequences (arrows, mouse, focus) are dropped. In a
-    game against the computer pad B belongs to it, so its keys are ignored.
+    Unknown keys and escape sequences (arrows, mouse, focus) are dropped.
+    single_player=True drops pad B's keys too (the simulator itself passes
+    every key on and lets the firmware ignore the computer's pad).
     """
     text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
     out = []
@@ -388,10 +389,18 @@ class Terminal:
         if not self.active:
             return
         self.active = False
+        t = self.termios
+        # A dropped SSH connection leaves nothing to write to: restore what can be.
         try:
             self.write(self.LEAVE)
-        finally:
-            self.termios.tcsetattr(self.in_fd, self.termios.TCSADRAIN, self.saved)
+        except OSError:
+            pass
+        try:
+            # Unread keys would otherwise show up at the shell prompt: a secret move on screen.
+            t.tcflush(self.in_fd, t.TCIFLUSH)
+            t.tcsetattr(self.in_fd, t.TCSADRAIN, self.saved)
+        except (OSError, t.error):
+            pass
 
     def write(self, s):
         data = s.encode("utf-8")
@@ -442,10 +451,6 @@ def play(device, mode, board, title, in_fd, out_fd, fps=30, clock=time.monotonic
     gamma = float(getattr(board, "GAMMA", 2.2)) or 1.0
     exposure = exposure_for(board)
     led = "●" if _utf8_ok() else "o"
-    # Every key goes to the firmware, as on the real device: in a game against
-    # the computer the firmware itself ignores pad B (the computer's seat), and
-    # the menu (Tab) can switch to a two-player game where pad B is needed.
-    single = False
     feeder = KeyFeeder()
     resized = [True]
     old = {}
@@ -472,7 +477,10 @@ def play(device, mode, board, title, in_fd, out_fd, fps=30, clock=time.monotonic
         start = last = clock()
         tick = 1.0 / fps
         while True:
-            for ev in decode(term.read(tick - (clock() - last)), single):
+            # Every key goes to the firmware, as on the real device: in a game against
+            # the computer the firmware ignores pad B (the computer's seat) itself,
+            # and the menu (Tab) can switch to a two-player game that needs pad B.
+            for ev in decode(term.read(tick - (clock() - last))):
                 if ev[0] == "quit":
                     return now
                 if ev[0] == "key":
@@ -491,10 +499,12 @@ def play(device, mode, board, title, in_fd, out_fd, fps=30, clock=time.monotonic
             t = clock()
             # Catch up on wall time, but not on a long stall (suspend, laptop lid):
             # the game should resume where it was, not fast-forward.
-            ms = int(round(min(t - last, 0.25) * 1000))
+            if t - last > 0.25:
+                last = t - 0.25
+            ms = int((t - last) * 1000)
             if ms > 0:
                 now = advance(device, feeder, now, ms)
-                last = t
+                last += ms / 1000.0     # keep the fraction: device time must not drift from wall time
             px = latest_pixels(device)
             cols, rows = term.size()
             if resized[0]:
