@@ -400,12 +400,16 @@ def manifest():
     """The mip package.json (micropython-lib conventions) for this tree: source files, installed as they are."""
     import json
 
-    urls = []
-    for pkg in PACKAGES + ("boards",):
-        for p in sorted((ROOT / pkg).rglob("*.py")):
-            if "__pycache__" not in p.parts:
-                rel = p.relative_to(ROOT).as_posix()
-                urls.append([rel, rel])
+    dirs = PACKAGES + ("boards",)
+    try:
+        # Committed files only: a work-in-progress module must not enter the manifest.
+        out = subprocess.run(["git", "ls-files", "--"] + [d + "/*.py" for d in dirs], cwd=str(ROOT),
+                             capture_output=True, text=True, timeout=30, check=True).stdout
+        rels = sorted(set(out.split()))
+    except (OSError, subprocess.SubprocessError):
+        rels = sorted(p.relative_to(ROOT).as_posix() for d in dirs for p in (ROOT / d).rglob("*.py")
+                      if "__pycache__" not in p.parts)
+    urls = [[rel, rel] for rel in rels]
     urls.append(["main.py", "main.py"])
     return json.dumps({"urls": urls, "deps": [], "version": "0.1.0"}, indent=2) + "\n"
 
