@@ -141,3 +141,20 @@ def test_micropython_runtime_vs_computer(tmp_path):
     assert sum(row.count("W") + row.count("e") for row in board) >= 1  # the computer moved
     cp = run_cli("--headless", "--mode", "hard", "--runtime", "cpython", "--script", str(f))
     assert cp.stdout == r.stdout  # the same bot, the same game on both runtimes
+
+
+@pytest.mark.needs_node
+def test_micropython_runtime_secrecy_same_frames_for_different_pending_moves():
+    # Real MicroPython: A locks, B types; every frame up to the reveal is the same whatever they chose.
+    outs = []
+    for a_cell, b_cell in (("b2", "h8"), ("f3", "d6")):
+        dev = Device(board="pico", mode="2p", runtime="micropython")
+        try:
+            dev.run_script("A move a1\nB move i9\nsync\n")
+            t0 = dev.t
+            dev.run_script("A move %s\nB move %s\nwait 600\n" % (a_cell, b_cell))
+            outs.append([f for f in dev.frames if f[0] > t0])
+        finally:
+            dev.close()
+    assert len(outs[0]) > 30
+    assert outs[0] == outs[1]
