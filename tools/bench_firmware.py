@@ -217,7 +217,7 @@ def figures():
         out.append(("firmware: one frame (update+render+write), %s" % label,
                     "median %d, max %d fuel (~%.2f / %.2f ms on RP2040)" % (v[len(v) // 2], v[-1], ms(v[len(v) // 2]), ms(v[-1]))))
     out.append(("firmware: worst frame vs budget", "%d / %d fuel (%s)" % (worst, FRAME_BUDGET, "ok" if worst <= FRAME_BUDGET else "OVER")))
-    out.append(("firmware: scan both pads, one tick (stub pins: firmware share)", "%d fuel (~%.2f ms per 10 ms tick)" % (f["stub"][0], ms(f["stub"][0]))))
+    out.append(("firmware: scan both pads, one idle tick (stub pins: firmware share)", "%d fuel (~%.2f ms per 10 ms tick)" % (f["stub"][0], ms(f["stub"][0]))))
     if upy.node_available():
         h = measure_heap()
         out.append(("firmware: heap after boot, 2 players (.mpy code + App state)", "%.1f KB" % (h["boot"] / 1024.0)))
