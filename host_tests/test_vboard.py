@@ -186,3 +186,42 @@ def test_fs_size_limits_writes_with_enospc():
                  "try:\n    f.write(bytes(10000))\nexcept OSError as e:\n    print('error', e.errno)\n"
                  "f.close()\nprint(os.stat('a.bin')[6] <= 8192)\n")
         assert out == "(4096, 4096, 2, 2, 2)\nerror 28\nTrue\n"
+
+
+class _Reader:
+    """Reads a socket up to markers; bytes after a marker are kept for the next read (bounded waits)."""
+
+    def __init__(self, sock):
+        self.sock, self.buf = sock, b""
+
+    def until(self, marker, timeout=20.0):
+        import time
+        deadline = time.monotonic() + timeout
+        while marker not in self.buf:
+            left = deadline - time.monotonic()
+            assert left > 0, "no %r within %.0f s; got %r" % (marker, timeout, self.buf[-300:])
+            self.sock.settimeout(left)
+            chunk = self.sock.recv(4096)
+            assert chunk, "connection closed; got %r" % self.buf[-300:]
+            self.buf += chunk
+        i = self.buf.index(marker) + len(marker)
+        text, self.buf = self.buf[:i], self.buf[i:]
+        return text
+
+
+@needs_node
+def test_friendly_repl_and_ctrl_d_soft_reboot_runs_main_py():
+    import socket
+    main = "print('main.py ran')\n"
+    with VBoard(files={"main.py": main}) as board:
+        with socket.create_connection(("127.0.0.1", board.port), timeout=10) as s:
+            rd = _Reader(s)
+            s.sendall(b"\r\x02")                                # friendly REPL, as `mpremote repl` shows it
+            rd.until(b'more information.\r\n>>> ')        # Ctrl-B's banner (after the \r's prompt)
+            s.sendall(b"6 * 7\r")
+            assert rd.until(b"42").endswith(b"6 * 7\r\n42")  # echo, then the result
+            rd.until(b">>> ")
+            s.sendall(b"\x04")                                  # Ctrl-D at an empty prompt: soft reboot
+            text = rd.until(b'more information.\r\n>>> ')
+            assert b"MPY: soft reboot" in text and b"main.py ran" in text   # friendly mode runs main.py
+            assert text.index(b"main.py ran") < text.index(b"MicroPython v1.27")
