@@ -1,9 +1,9 @@
 """The device application: non-blocking tick loop over pads, secret entry, turn animation, modes (attract, menu, 2 players, vs computer, tutorial) and scores."""
 from engine._compat import const
-from engine import Game, BLACK, WHITE, EMPTY, ONGOING, BLACK_WON, WHITE_WON, DRAW, IllegalMove
+from engine import Game, BLACK, WHITE, ONGOING, DRAW, IllegalMove
 from firmware.display import Display, STATUS_A, STATUS_B
 from firmware.scene import Scene, tri, LIGHT
-from firmware.display import OFF, GRID, BLUE, WARM, AMBER, RED, FLASH, GREEN
+from firmware.display import GRID, BLUE, WARM, AMBER, RED, FLASH, GREEN
 from firmware.entry import Entry, IDLE, ENTERING, LOCKED, FB_ERROR
 from firmware.keypad import EventRing, DOWN, PAD_B
 
