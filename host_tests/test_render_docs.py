@@ -33,3 +33,23 @@ def test_pictures_exist_and_are_small(name):
     assert p.stat().st_size < 1_500_000
     with Image.open(p) as im:
         assert im.width >= 400
+
+
+def test_demo_command_records_captions_in_step(tmp_path):
+    from tools import render
+    frames, captions = render.record_script(DOCS / "demo-game.txt")
+    assert len(captions) == 8 and captions[1][1].startswith("1. Both chose c3")
+    assert [t for t, _ in captions] == sorted(t for t, _ in captions)
+    cf = render.caption_frames(frames, captions)
+    assert cf[0][1][1] == captions[0][1] and cf[-1][1][1].startswith("8.")
+    out = tmp_path / "g.gif"
+    assert render.main(["demo", str(DOCS / "demo-game.txt"), "--gif", str(out), "--fps", "2", "--pitch", "20"]) == 0
+    assert Image.open(out).n_frames > 10
+
+
+def test_demo_command_errors(tmp_path):
+    from tools import render
+    bad = tmp_path / "bad.txt"
+    bad.write_text("A move z9\n")
+    assert render.main(["demo", str(bad), "--gif", str(tmp_path / "x.gif")]) == 2
+    assert render.main(["demo", str(tmp_path / "none.txt"), "--gif", str(tmp_path / "x.gif")]) == 2

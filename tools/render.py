@@ -175,16 +175,17 @@ class Panel:
     SILK = (70, 84, 78)
     LABEL = (96, 112, 104)
 
-    def __init__(self, pitch=56, hot=True):
+    def __init__(self, pitch=56, hot=True, caption_band=False):
         from PIL import Image, ImageDraw, ImageFilter
         self.p = p = int(pitch)
+        self.band = int(p * 1.25) if caption_band else 0   # room under the panel for two lines of caption
         # The white-hot centre reads well in a PNG but turns into rings on a
         # 255-colour GIF palette, so GIFs go without it.
         self.hot = hot
         self.margin = m = int(p * 1.05)          # room for labels around the matrix
         self.status_band = sb = int(p * 1.0)     # each player's edge strip with the status LED
         self.w = m * 2 + 9 * p
-        self.h = m * 2 + 9 * p + sb * 2
+        self.h = m * 2 + 9 * p + sb * 2 + self.band
         self.x0 = m
         self.y0 = sb + m
         self.lens_r = p * 0.26
@@ -197,7 +198,7 @@ class Panel:
         d.rounded_rectangle((2, 2, self.w - 3, self.h - 3), radius=r, fill=self.PCB, outline=self.PCB_EDGE, width=2)
         # Mounting holes in the corners: it reads as a board, not a chart.
         for cx in (p * 0.45, self.w - p * 0.45):
-            for cy in (p * 0.45, self.h - p * 0.45):
+            for cy in (p * 0.45, self.h - self.band - p * 0.45):
                 d.ellipse((cx - p * 0.16, cy - p * 0.16, cx + p * 0.16, cy + p * 0.16), fill=(6, 7, 7), outline=(120, 110, 70), width=2)
         # Silkscreen: the 3x3 block grid the players read coordinates from.
         x0, y0 = self.x0, self.y0
@@ -215,8 +216,9 @@ class Panel:
             _text_c(d, (x0 + 9 * p + m * 0.5, cy), str(i + 1), lf, self.LABEL)
         # Each player's status LED sits on their own edge: B (white) far side, A (black) near side.
         sf = font(max(8, int(p * 0.24)))
-        self.status_xy = ((self.w / 2, self.h - sb * 0.55), (self.w / 2, sb * 0.55))
-        _text_c(d, (self.w / 2 + p * 1.3, self.h - sb * 0.55), "A · black", sf, self.LABEL)
+        hb = self.h - self.band
+        self.status_xy = ((self.w / 2, hb - sb * 0.55), (self.w / 2, sb * 0.55))
+        _text_c(d, (self.w / 2 + p * 1.3, hb - sb * 0.55), "A · black", sf, self.LABEL)
         _text_c(d, (self.w / 2 + p * 1.3, sb * 0.55), "B · white", sf, self.LABEL)
         for (cx, cy) in self.led_centres():
             self._package(d, cx, cy)
@@ -259,8 +261,8 @@ class Panel:
                 px[x, y] = int(255 * max(0.0, 1 - q) ** 1.1)
         return img
 
-    def draw(self, colours):
-        """colours: 83 screen colours (cells in board order, then A, B) -> RGB image."""
+    def draw(self, colours, caption=None):
+        """colours: 83 screen colours (cells in board order, then A, B) -> RGB image (caption under the panel)."""
         from PIL import Image, ImageChops, ImageDraw
         glow = Image.new("RGB", (self.w, self.h), (0, 0, 0))
         gd = ImageDraw.Draw(glow)
@@ -282,7 +284,30 @@ class Panel:
             lum = max(c) / 255.0
             hot = tuple(int(v + (255 - v) * 0.45 * lum * lum) for v in c)
             img.paste(hot, (int(round(cx - hm.width / 2)), int(round(cy - hm.height / 2))), hm)
+        if self.band and caption:
+            self._caption(img, caption)
         return img
+
+    def _caption(self, img, text):
+        """Up to two centred lines in the band under the panel, wrapped at word boundaries."""
+        from PIL import ImageDraw
+        d = ImageDraw.Draw(img)
+        f = font(max(9, int(self.p * 0.3)))
+        width = self.w - self.p * 0.6
+        lines, cur = [], ""
+        for word in text.split():
+            trial = (cur + " " + word).strip()
+            if cur and d.textlength(trial, font=f) > width:
+                lines.append(cur)
+                cur = word
+            else:
+                cur = trial
+        lines.append(cur)
+        lines = lines[:2]
+        lh = self.p * 0.42
+        y = self.h - self.band / 2 - lh * (len(lines) - 1) / 2 - self.p * 0.1
+        for i, line in enumerate(lines):
+            _text_c(d, (self.w / 2, y + i * lh), line, f, (214, 220, 214))
 
 
 class FrameRenderer:
@@ -301,6 +326,9 @@ class FrameRenderer:
         return [perceived(c, g, e) for c in cells] + [perceived(a, g, e), perceived(b, g, e)]
 
     def image(self, pixels):
+        """pixels: 83 strip-order colours, or (pixels, caption) from a captioned recording."""
+        if isinstance(pixels, tuple):
+            return self.panel.draw(self.colours(pixels[0]), pixels[1])
         return self.panel.draw(self.colours(pixels))
 
 
@@ -351,7 +379,7 @@ def write_gif(renderer, samples, out, max_bytes=None):
     """Save an animated GIF with one shared palette; shrink until it fits max_bytes. Returns (bytes, frames, size)."""
     from PIL import Image
     scale = 1.0
-    renderer.panel = Panel(renderer.panel.p, hot=False)
+    renderer.panel = Panel(renderer.panel.p, hot=False, caption_band=renderer.panel.band > 0)
     while True:
         def shot(px):
             im = renderer.image(px)
@@ -845,6 +873,101 @@ def terminal_main(argv):
     print("%s: %dx%d terminal screenshot" % (a.out, img.width, img.height))
 
 
+# ---------------------------------------------------------------- a captioned game, straight from a key script
+
+def record_script(path, board="pico", mode="2p", seed=0):
+    """Play a key script on the firmware (tools.sim.Device) -> (frames [(t, pixels)], captions [(t, text)]).
+
+    Lines starting with `;;` are captions (comments to the simulator): each
+    shows from the moment the script reaches it, so captions stay in step with
+    the game however the firmware's timing changes.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise RenderError("cannot read script %s: %s" % (path, e.strerror))
+    from tools import fakehw
+    from tools.sim import Device
+    try:
+        fakehw.parse_script(text)          # all errors up front, with the file's own line numbers
+    except ValueError as e:
+        raise RenderError("script %s: %s" % (path, e))
+    frames, captions = [], []
+    try:
+        dev = Device(board=board, mode=mode, seed=seed, keep_frames=False,
+                     on_frame=lambda t, px: frames.append((t, [tuple(c) for c in px])))
+    except ValueError as e:
+        raise RenderError(str(e))
+    try:
+        chunk = []
+        for line in text.split("\n") + [";;"]:
+            if line.strip().startswith(";;"):
+                if chunk:
+                    dev.run_script("\n".join(chunk))
+                    chunk = []
+                captions.append((frames[-1][0] if frames else 0, line.strip()[2:].strip()))
+            else:
+                chunk.append(line)
+    finally:
+        dev.close()
+    if not frames:
+        raise RenderError("script %s: the firmware wrote no frames" % path)
+    return frames, captions[:-1]
+
+
+def caption_frames(frames, captions):
+    """[(t, pixels)] -> [(t, (pixels, caption))]: the caption last reached at each frame's time."""
+    out, k, cap = [], 0, None
+    for t, px in frames:
+        while k < len(captions) and captions[k][0] <= t:
+            cap = captions[k][1] or None
+            k += 1
+        out.append((t, (px, cap)))
+    return out
+
+
+def demo_main(argv):
+    ap = argparse.ArgumentParser(
+        prog="python -m tools.render demo",
+        description="Play a key script on the real firmware (tools.sim.Device) and render it: a captioned GIF "
+                    "(`;;` lines of the script are the captions) and/or a PNG of one moment.")
+    ap.add_argument("script", help="key script, as for `python -m tools.sim --headless --script`")
+    ap.add_argument("--board", default="pico")
+    ap.add_argument("--mode", default="2p")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--gif", metavar="OUT.gif")
+    ap.add_argument("--png", metavar="OUT.png", help="one moment, without caption (see --at)")
+    ap.add_argument("--at", type=float, metavar="MS", help="time of the PNG (default: the last frame)")
+    ap.add_argument("--frames", metavar="OUT.jsonl", help="also save the recorded frames")
+    ap.add_argument("--fps", type=float, default=8.0)
+    ap.add_argument("--pitch", type=int, default=44)
+    ap.add_argument("--png-pitch", type=int, default=56)
+    ap.add_argument("--max-bytes", type=int, default=1_500_000)
+    a = ap.parse_args(argv)
+    if not (a.gif or a.png or a.frames):
+        ap.error("nothing to do: give --gif, --png and/or --frames")
+    load_board(a.board)
+    frames, captions = record_script(a.script, a.board, a.mode, a.seed)
+    print("%s: %d frames, %.1f s, %d captions" % (a.script, len(frames), frames[-1][0] / 1000.0, len(captions)))
+    if a.frames:
+        with open(a.frames, "w") as f:
+            for t, px in frames:
+                f.write(json.dumps({"t": t, "pixels": [list(c) for c in px]}, separators=(",", ":")) + "\n")
+        print("%s: frames saved" % a.frames)
+    if a.png:
+        r = FrameRenderer(a.board, frames, pitch=a.png_pitch)
+        t, px = frame_at(frames, a.at) if a.at is not None else frames[-1]
+        r.image(px).save(a.png, optimize=True)
+        print("%s: frame at t=%s ms" % (a.png, t))
+    if a.gif:
+        r = FrameRenderer(a.board, frames, pitch=a.pitch)
+        r.panel = Panel(a.pitch, caption_band=True)
+        s = sample(caption_frames(frames, captions), a.fps)
+        size, n, dims = write_gif(r, s, a.gif, a.max_bytes)
+        print("%s: %d distinct frames, %dx%d, %.1f s, %d bytes"
+              % (a.gif, n, dims[0], dims[1], sum(d for _, d in s) / 1000.0, size))
+
+
 # ---------------------------------------------------------------- CLI
 
 def _frames_main(argv):
@@ -854,6 +977,7 @@ def _frames_main(argv):
         description="Render recorded LED frames (from `python -m tools.sim --headless --frames F.jsonl`)\n"
                     "to a PNG of the LED panel and/or an animated GIF.",
         epilog="other pictures:\n"
+               "  python -m tools.render demo docs/demo-game.txt --gif docs/game.gif      a key script, played and captioned\n"
                "  python -m tools.render wiring --board pico --out docs/wiring-pico.png   wiring diagram from the board's pins\n"
                "  python -m tools.render keypad --out docs/keypad.png                     the key scheme\n"
                "  python -m tools.render terminal CAPTURE.txt --out OUT.png               a `tmux capture-pane -e -p` screen\n"
@@ -899,6 +1023,8 @@ def main(argv=None):
             keypad_main(argv[1:])
         elif argv and argv[0] == "terminal":
             terminal_main(argv[1:])
+        elif argv and argv[0] == "demo":
+            demo_main(argv[1:])
         else:
             _frames_main(argv)
     except RenderError as e:
