@@ -19,14 +19,6 @@ class RenderError(Exception):
 
 # ---------------------------------------------------------------- inputs
 
-def board_names():
-    try:
-        import boards
-        return list(boards.NAMES)
-    except (ImportError, AttributeError):
-        return sorted(p.stem for p in (ROOT / "boards").glob("*.py") if not p.stem.startswith("_"))
-
-
 def load_board(name):
     """The board config module boards/<name>.py (through boards.load), or a RenderError naming the valid boards."""
     if str(ROOT) not in sys.path:
@@ -346,7 +338,10 @@ def frame_at(frames, ms):
 
 
 def sample(frames, fps, max_seconds=None):
-    """Frames sampled every 1000/fps ms of recorded time -> [(pixels, duration_ms)], identical neighbours merged."""
+    """Frames sampled every 1000/fps ms of recorded time -> [(payload, duration_ms)], identical neighbours merged.
+
+    A payload is whatever the frame carries: its pixels, or (pixels, caption).
+    """
     if fps <= 0:
         raise RenderError("--fps must be positive")
     step = 1000.0 / fps
@@ -490,7 +485,7 @@ def _resistor(d, x0, y, x1, label, c=DATA):
     d.text(((x0 + x1) / 2, y - 28), label, font=font(18, True), fill=INK, anchor="mm")
 
 
-def _mini_keypad(d, x0, y0, cell, keys="123456789*0#", hi=None):
+def _mini_keypad(d, x0, y0, cell, keys="123456789*0#"):
     for k, ch in enumerate(keys):
         r, c = divmod(k, 3)
         x, y = x0 + c * cell, y0 + r * cell
@@ -981,9 +976,9 @@ def _frames_main(argv):
                "  python -m tools.render wiring --board pico --out docs/wiring-pico.png   wiring diagram from the board's pins\n"
                "  python -m tools.render keypad --out docs/keypad.png                     the key scheme\n"
                "  python -m tools.render terminal CAPTURE.txt --out OUT.png               a `tmux capture-pane -e -p` screen\n"
-               "example (the README's game):\n"
+               "example:\n"
                "  python -m tools.sim --headless --mode 2p --script docs/demo-game.txt --frames /tmp/game.jsonl\n"
-               "  python -m tools.render /tmp/game.jsonl --gif docs/game.gif --fps 8 --pitch 44")
+               "  python -m tools.render /tmp/game.jsonl --gif /tmp/game.gif --png /tmp/board.png --at 25500")
     ap.add_argument("frames", help="JSON lines file: {\"t\": ms, \"pixels\": [[r,g,b] x 83]} in strip order")
     ap.add_argument("--board", default="pico", help="board config the frames were recorded with (default pico)")
     ap.add_argument("--png", metavar="OUT.png", help="write one frame as a PNG")
