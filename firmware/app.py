@@ -304,7 +304,7 @@ class App:
         if m == M_ATTRACT and len(self.ring):
             k = self._next_key()
             if k >= 0:
-                self._to_menu_or_last(k & 255)
+                self._to_menu_or_last(chr(k & 255))
                 return
         if st == S_TURN or st == S_COUNT:
             e = self.entries

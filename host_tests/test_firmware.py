@@ -506,3 +506,44 @@ def test_sudden_death_shows_both_lines_and_blinks_the_counts():
     assert seen_sudden
     assert app.game.sudden_death and app.state == fwapp.S_TURN
     assert blinks == [5, 5]
+
+
+def test_star_during_countdown_takes_the_move_back():
+    dev = VirtualDevice(Cfg(), mode="2p")
+    app = dev.app
+    dev.run(parse_script("A move e5\nB move d4\nwait 100"))
+    assert app.state == fwapp.S_COUNT
+    dev.run(parse_script("B *\nwait 50"))
+    assert app.state == fwapp.S_TURN and app.entries[1].state() == ENTERING
+    dev.run(parse_script("B *\nB *\nB move c3\nsync"))
+    assert app.game.cell(parse_square("c3")) == 2 and app.game.cell(parse_square("d4")) == 0
+
+
+def test_menu_brightness_and_seating_persist(tmp_path):
+    dev = VirtualDevice(Cfg(), mode="menu", store_dir=str(tmp_path))
+    app = dev.app
+    b0 = app.disp.brightness
+    dev.run(parse_script("A 8\nA 8\nA 9\nwait 100"))
+    assert app.disp.brightness > b0
+    assert app.entries[1].rotated is False
+    saved = json.loads((tmp_path / "settings.json").read_text())
+    assert saved["brightness"] == 5 and saved["seating"] == 0
+    dev.run(parse_script("A 2\nwait 100"))  # vs computer, easy
+    assert app.mode == fwapp.M_EASY and app.bots[1] is not None
+    dev2 = VirtualDevice(Cfg(), mode="attract", store_dir=str(tmp_path))
+    assert dev2.app.disp.brightness == fwapp.BRIGHTNESS_LEVELS[5] and dev2.app.entries[1].rotated is False
+    dev2.run(parse_script("A #\nwait 100"))  # # in attract mode: straight back to the last mode
+    assert dev2.app.mode == fwapp.M_EASY
+
+
+def test_demo_mode_soak_plays_games_back_to_back():
+    dev = VirtualDevice(Cfg(), mode="demo", seed=7, keep_frames=False)
+    finished = []
+    for _ in range(90):
+        dev.advance(10000)
+        g = dev.app.last_game
+        if g is not None and (not finished or g is not finished[-1]):
+            finished.append(g)  # (kept: ids of dead games would be reused)
+    assert len(finished) >= 5  # game over -> score -> next game, again and again
+    assert all(g.result != 0 for g in finished)
+    assert dev.app.ring.lost == 0
