@@ -74,9 +74,10 @@ def test_last_empty_cell_and_game_over():
     cells = [1 if (i // 9 + i % 9 * 2) % 4 < 2 else 2 for i in range(81)]  # no five anywhere
     cells[40] = 0
     g.set_position(cells, [])
-    if g.result == ONGOING:
-        for level in LEVELS:
-            assert Bot(level, 1).choose(g, BLACK) == 40
+    assert g.result == ONGOING and g.empty == 1
+    for level in LEVELS:
+        assert Bot(level, 1).choose(g, BLACK) == 40
+        assert Bot(level, 1).choose(g, WHITE) == 40
     g = Game()
     load(g, ["BBBB.....", "WWW......", "........."] + ["........."] * 6, [])
     g.play(parse("e1"), parse("i9"))
@@ -316,3 +317,14 @@ def test_micropython_plays_the_same_moves_without_allocating():
     r = Bot("hard", 123456789)
     want = "%r %r\n" % (expect, [r._rand() for _ in range(5)])
     assert run(_UPY_GUEST % (pos,), project_files("engine"), heapsize=2 * 1024 * 1024) == want
+
+
+def test_fuel_budget_on_the_heaviest_known_positions():
+    """Deterministic wasm fuel (not time) of a move stays inside each level's budget.
+
+    The positions are the heaviest ones of the full bench (python -m tools.bench_bot),
+    kept few so the test takes seconds."""
+    pos = bench_bot.all_positions()
+    for level, idx in (("easy", (610, 0)), ("medium", (322, 476)), ("hard", (1094, 476, 688))):
+        fuel = bench_bot.fuel_per_move(level, [pos[i] for i in idx])
+        assert all(0 < f <= bench_bot.TARGETS[level] for f in fuel), (level, fuel)
