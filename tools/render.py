@@ -639,9 +639,10 @@ def wiring_main(argv):
     ap = argparse.ArgumentParser(prog="python -m tools.render wiring",
                                  description="Draw the wiring diagram of a board config (pins read from boards/NAME.py).")
     ap.add_argument("--board", default="pico", help="board config name (default pico)")
-    ap.add_argument("--out", required=True, metavar="OUT.png", help="where to write the PNG")
+    ap.add_argument("--out", metavar="OUT.png", help="where to write the PNG (default docs/wiring-BOARD.png)")
     a = ap.parse_args(argv)
     img = draw_wiring(load_board(a.board))
+    a.out = a.out or str(ROOT / "docs" / ("wiring-%s.png" % a.board))
     img.save(a.out, optimize=True)
     print("%s: %dx%d wiring diagram for %s" % (a.out, img.width, img.height, a.board))
 
@@ -758,9 +759,10 @@ def draw_keypad():
 def keypad_main(argv):
     ap = argparse.ArgumentParser(prog="python -m tools.render keypad",
                                  description="Draw the key scheme picture (keys 1-9 -> blocks and cells, # lock, * back).")
-    ap.add_argument("--out", required=True, metavar="OUT.png", help="where to write the PNG")
+    ap.add_argument("--out", metavar="OUT.png", help="where to write the PNG (default docs/keypad.png)")
     a = ap.parse_args(argv)
     img = draw_keypad()
+    a.out = a.out or str(ROOT / "docs" / "keypad.png")
     img.save(a.out, optimize=True)
     print("%s: %dx%d key scheme" % (a.out, img.width, img.height))
 
