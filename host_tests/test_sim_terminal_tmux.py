@@ -171,10 +171,11 @@ def keys_for(cell, pad):
 
 
 @pytest.mark.skipif(not _real_sim_available(), reason="tools.sim.Device (the firmware simulator) is not there yet")
-def test_real_firmware_collision_through_both_hands():
+@pytest.mark.parametrize("board", ["pico", "sim"])     # sim: progressive, rotated strip; pad B of direct buttons
+def test_real_firmware_collision_through_both_hands(board):
     """Both players type c3 with their own hand; the firmware must see the same cell (an egg), so the
-    key maps and pad B's 180-degree seat agree with the firmware's."""
-    t = Tmux("%s -m tools.sim --mode 2p --board pico" % PY)
+    key maps and pad B's 180-degree seat agree with the firmware's, and the LEDs land on the right cells."""
+    t = Tmux("%s -m tools.sim --mode 2p --board %s" % (PY, board))
     try:
         t.wait_for("Pad A (black)", timeout=30)
         time.sleep(0.5)
