@@ -129,7 +129,7 @@ class Session:
         while b"\n" not in self._buf:
             left = None if deadline is None else deadline - _now()
             if left is not None and left <= 0:
-                self.close()
+                self.close(kill=True)  # a guest stuck in a loop never reads its stdin again
                 raise UpyHostError("MicroPython did not answer within %.1f s (killed)" % timeout)
             r, _, _ = select.select([fd], [], [], left)
             if not r:
@@ -181,10 +181,12 @@ class Session:
         if not rep.get("ok"):
             raise UpyHostError(rep.get("error", "reset failed"))
 
-    def close(self):
+    def close(self, kill=False):
         proc, self._proc = self._proc, None
         if proc is None:
             return
+        if kill:
+            proc.kill()
         try:
             proc.stdin.close()
         except OSError:
