@@ -225,3 +225,29 @@ def test_friendly_repl_and_ctrl_d_soft_reboot_runs_main_py():
             text = rd.until(b'more information.\r\n>>> ')
             assert b"MPY: soft reboot" in text and b"main.py ran" in text   # friendly mode runs main.py
             assert text.index(b"main.py ran") < text.index(b"MicroPython v1.27")
+
+
+@needs_node
+def test_cli_serves_until_interrupted():
+    import re
+    import selectors
+    import signal
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen([sys.executable, "-m", "tools.vboard", "--board", "pico"], cwd=str(root),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        sel = selectors.DefaultSelector()
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        assert sel.select(timeout=30), "no banner from python -m tools.vboard"
+        line = proc.stdout.readline()
+        url = re.search(r"socket://127\.0\.0\.1:\d+", line).group(0)
+        r = subprocess.run([sys.executable, "-m", "mpremote", "connect", url, "exec",
+                            "import board_config; print(board_config.NAME)"],
+                           capture_output=True, text=True, timeout=60)
+        assert r.stdout == "pico\n", r.stderr
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=5)
