@@ -123,8 +123,8 @@ class Scene:
             self.win_mode = WIN_NONE
         if self.win_mode == WIN_OVER or old_mode == WIN_OVER:
             self.redraw()  # game over (or a new game): every piece changes level
-        elif was and not n:
-            self.redraw()  # lines broke: their turtles stop pulsing
+        elif was:
+            self.redraw()  # lines changed or broke: turtles no longer in one stop pulsing
 
     # -- animation of one turn ----------------------------------------------
     def start_turn(self, game, now):
@@ -274,8 +274,9 @@ class Scene:
             wins = self.wins
             for k in range(self.nwins):
                 i = wins[k]
-                if not fx[i]:
-                    dp.put(i, (PIECE[sh[i]] << 4) | lv)
+                v = sh[i]
+                if not fx[i] and (v == BLACK or v == WHITE):  # (a captured one stays captured)
+                    dp.put(i, (PIECE[v] << 4) | lv)
         op = self.op
         if not self.nfx:
             return

@@ -539,11 +539,27 @@ def test_menu_brightness_and_seating_persist(tmp_path):
 def test_demo_mode_soak_plays_games_back_to_back():
     dev = VirtualDevice(Cfg(), mode="demo", seed=7, keep_frames=False)
     finished = []
+    checked = 0
+    app = dev.app
     for _ in range(90):
         dev.advance(10000)
+        # Whenever a turn waits for moves, the picture must match the board exactly.
+        for _ in range(100):
+            if app.state == fwapp.S_TURN and app.mode == fwapp.M_DEMO:
+                break
+            dev.advance(20)
+        if app.state == fwapp.S_TURN:
+            sc = app.scene
+            assert list(sc.shown) == [app.game.cell(i) for i in range(81)]
+            for i in range(81):
+                v = sc.shown[i]
+                if v != 3 and not (sc.win_mode and sc.win[i]):
+                    assert app.disp.cur[i] == sc.static_code(i), (square_name(i), v)
+            checked += 1
         g = dev.app.last_game
         if g is not None and (not finished or g is not finished[-1]):
             finished.append(g)  # (kept: ids of dead games would be reused)
     assert len(finished) >= 5  # game over -> score -> next game, again and again
+    assert checked >= 60
     assert all(g.result != 0 for g in finished)
     assert dev.app.ring.lost == 0
