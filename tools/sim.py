@@ -226,8 +226,12 @@ def run_headless(args, out=sys.stdout):
         if frames_out is not None:
             frames_out.write(json.dumps({"t": t, "pixels": [list(p) for p in px]}, separators=(",", ":")) + "\n")
 
-    mode = "demo" if args.mode == "demo" else args.mode
-    dev = Device(board=args.board, mode=mode, runtime=args.runtime, seed=args.seed, store_dir=args.store, keep_frames=False, on_frame=on_frame)
+    try:
+        dev = Device(board=args.board, mode=args.mode, runtime=args.runtime, seed=args.seed, store_dir=args.store, keep_frames=False, on_frame=on_frame)
+    except (RuntimeError, ValueError) as e:  # no Node for --runtime micropython, a bad board field, ...
+        if frames_out is not None:
+            frames_out.close()
+        raise SystemExit("tools.sim: %s" % (e,))
     try:
         if args.runtime == "micropython":
             # One guest call for the whole script: far fewer round trips.
