@@ -71,13 +71,16 @@ def test_tampered_and_stale_files_are_found_and_fixed(board, tree, tmp_path):
     mpremote(board.url, "fs", "cp", str(junk), ":lib/engine/game.mpy")          # tampered
     mpremote(board.url, "fs", "cp", str(junk), ":lib/firmware/old_module.mpy")  # stale leftover
     mpremote(board.url, "fs", "cp", str(junk), ":board_config.py")              # would shadow board_config.mpy
+    mpremote(board.url, "fs", "mkdir", "engine")                                 # a root copy (mip --target /)
+    mpremote(board.url, "fs", "cp", str(junk), ":engine/__init__.py")            # shadows lib/engine
     dry = deploy.deploy("pico", port=board.url, dry_run=True, log=quiet, root=tree)
     assert dry["copied"] == ["lib/engine/game.mpy"]
-    assert sorted(dry["removed"]) == ["board_config.py", "lib/firmware/old_module.mpy"]
+    assert sorted(dry["removed"]) == ["board_config.py", "engine/", "lib/firmware/old_module.mpy"]
     assert "old_module.mpy" in mpremote(board.url, "fs", "ls", "lib/firmware")   # dry run changed nothing
     fixed = deploy.deploy("pico", port=board.url, reset=False, log=quiet, root=tree)
     assert fixed["copied"] == ["lib/engine/game.mpy"] and fixed["verified"]
     assert "old_module.mpy" not in mpremote(board.url, "fs", "ls", "lib/firmware")
+    assert mpremote(board.url, "exec", "import os, engine; print('engine' in os.listdir('/'), engine.Game().turns)") == "False 0\n"
     assert deploy.deploy("pico", port=board.url, dry_run=True, log=quiet, root=tree)["copied"] == []
 
 

@@ -293,6 +293,15 @@ class Device:
     def remove(self, path):
         self.run("import os\nos.remove(%r)" % path)
 
+    def is_dir(self, path):
+        out = self.run("import os\ntry:\n    print(os.stat(%r)[0] & 0x4000 != 0)\nexcept OSError:\n    print(False)" % path)
+        return out.strip() == "True"
+
+    def rmtree(self, path):
+        self.run("import os\ndef _rm(d):\n    for e in list(os.ilistdir(d)):\n        p = d + '/' + e[0]\n"
+                 "        if e[1] == 0x4000:\n            _rm(p)\n        else:\n            os.remove(p)\n"
+                 "    os.rmdir(d)\n_rm(%r)" % path)
+
     def reset(self):
         # As `mpremote reset`: machine.reset() never answers, so do not wait for it.
         try:
@@ -352,6 +361,10 @@ def deploy(board, port=None, dry_run=False, reset=True, log=print, root=ROOT, _d
         twins = [p[:-4] + ".py" for p in files if p.endswith(".mpy")]
         tw = dev.hashes(twins)
         stale += [p for p in twins if tw.get(p) is not None and p not in stale]
+        # A source copy at the root (e.g. from `mip install --target /`) comes
+        # first on sys.path ('' before /lib) and would shadow lib/<pkg>.
+        shadows = [d + "/" for d in PACKAGES if dev.is_dir(d)]
+        stale += shadows
         summary = {"port": port, "board": board, "copied": changed, "unchanged": len(files) - len(changed),
                    "removed": stale, "files": sorted(files), "dry_run": dry_run}
         if dry_run:
@@ -371,7 +384,10 @@ def deploy(board, port=None, dry_run=False, reset=True, log=print, root=ROOT, _d
                               "(mpremote fs ls / fs rm) and deploy again" % (-(-need // 1024), free // 1024))
         for p in stale:
             log("remove %s" % p)
-            dev.remove(p)
+            if p.endswith("/"):
+                dev.rmtree(p[:-1])
+            else:
+                dev.remove(p)
         for p in changed:
             log("copy   %s (%d bytes)" % (p, len(files[p])))
             dev.mkdirs(p)
