@@ -442,7 +442,8 @@ what goes where on the board:
   board_config.mpy                       boards/NAME.py, compiled
   main.py                                the launcher, as source
 Unchanged files (same SHA-256 on the board) are not copied again; every file is
-verified by hash after copying; stale modules in lib/engine and lib/firmware are removed.
+verified by hash after copying; stale modules in lib/engine and lib/firmware, .py twins
+that would shadow a .mpy, and root engine/ or firmware/ copies (from mip) are removed.
 
 without a clone (mip, source files, no compiling):
   mpremote mip install --target / github:OWNER/REPO
