@@ -19,6 +19,7 @@ from engine.game import (  # noqa: F401  (re-exported API, see DEVELOPERS.md)
     EV_VANISH,
     EV_HATCH,
     DIR_DELTA,
+    PAD,
     square_name,
     parse_square,
 )

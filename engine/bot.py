@@ -310,18 +310,9 @@ class Bot:
         return rows[self._pick(kr)]
 
     def _load(self, game):
-        """Copy the position into the padded root board."""
-        bd = self._bd
-        raw = getattr(game, "_b", None)
-        if raw is not None and len(raw) == 121:
-            # The engine's own padded board has this very layout (checked by
-            # host_tests/test_bot.py): one slice copy instead of 81 cell()
-            # calls (measured 0.55 M fuel for the calls).
-            bd[:] = raw
-            return
-        p81 = _P81
-        for i in range(81):
-            bd[p81[i]] = game.cell(i)
+        """Copy the position into the padded root board (the engine's own layout)."""
+        # One slice copy instead of 81 cell() calls (measured 0.55 M fuel for the calls).
+        game.copy_padded(self._bd)
 
     def _egg_gain(self, c, v):
         """Change of black's window score if the egg on padded cell c hatched into colour v."""
