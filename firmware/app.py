@@ -238,11 +238,11 @@ class App:
         on a quiet board, ~160k mid-animation, <= 300k for the frame that resolves a turn."""
         self.update(now)
         if self.heavy:
-            # This frame resolved a turn (engine play(): up to ~250k fuel for a
-            # chain reaction): the picture waits one frame, the strip is rewritten as is.
+            # This frame resolved a turn (engine play(): ~50-220k fuel, more for long
+            # chain reactions): no drawing and no write, the LEDs keep the last picture.
             self.heavy = False
-        else:
-            self.render(now)
+            return
+        self.render(now)
         self.disp.show()
         self.frames += 1
 
