@@ -6,6 +6,7 @@ import select
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 __all__ = ["MicroPythonError", "UpyHostError", "node_available", "run", "Session",
@@ -213,7 +214,6 @@ class Session:
 
 
 def _now():
-    import time
     return time.monotonic()
 
 
