@@ -592,3 +592,29 @@ try:
 
 except ImportError:  # pragma: no cover - hypothesis is pinned in requirements-dev.txt
     pass
+
+
+@pytest.mark.parametrize("name", boards.NAMES)
+def test_board_files_are_wiring_only_and_complete(name):
+    import types
+
+    mod = boards.load(name)
+    public = {k: v for k, v in vars(mod).items() if not k.startswith("__")}
+    assert all(k.isupper() for k in public), "board files hold constants only"
+    assert not any(isinstance(v, (types.FunctionType, types.ModuleType)) for v in public.values())
+    for field in ("NAME", "LED_PIN", "MATRIX_LAYOUT", "MATRIX_ORIGIN", "MATRIX_ROTATION", "COLOR_ORDER", "GAMMA",
+                  "STATUS_LEDS", "CURRENT_BUDGET_MA", "MA_PER_CHANNEL", "BRIGHTNESS", "KEYPAD_TYPE", "PAD_A", "PAD_B",
+                  "PAD_B_ROTATED", "BUZZER_PIN"):
+        assert hasattr(mod, field), field
+    assert mod.NAME == name
+    pins = [mod.LED_PIN] + ([mod.BUZZER_PIN] if mod.BUZZER_PIN is not None else [])
+    for pad in (mod.PAD_A, mod.PAD_B):
+        pins += list(pad.get("rows", ())) + list(pad.get("cols", ())) + list(pad.get("pins", ()))
+    assert len(pins) == len(set(pins)), "a pin is used twice"
+
+
+def test_full_game_on_esp32s3_board():
+    case = RANDOM_GAMES[7]
+    dev, turns = play_case(case, board="esp32s3")
+    assert dev.board_rows() == turns[-1]["expect"]["board"]
+    assert dev.result_name() == turns[-1]["expect"]["result"]
