@@ -29,6 +29,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from tools import upy
+
 ROOT = Path(__file__).resolve().parent.parent
 NODE_DIR = ROOT / "tools" / "node"
 SCRIPT = NODE_DIR / "vboard.mjs"
@@ -196,16 +198,7 @@ class VBoard:
     def close(self):
         proc, self._proc = self._proc, None
         if proc is not None:
-            try:
-                proc.stdin.close()
-            except OSError:
-                pass
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=5)
-            proc.stdout.close()
+            upy.stop_node(proc)
         err = getattr(self, "_err", None)
         if err is not None:
             err.close()

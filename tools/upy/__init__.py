@@ -188,16 +188,7 @@ class Session:
             return
         if kill:
             proc.kill()
-        try:
-            proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
-        proc.stdout.close()
+        stop_node(proc)
         self._err.close()
 
     def __enter__(self):
@@ -211,6 +202,20 @@ class Session:
             self.close()
         except Exception:
             pass
+
+
+def stop_node(proc):
+    """End a Node child politely: close its stdin, give it 5 s, then kill it; close its stdout."""
+    try:
+        proc.stdin.close()
+    except OSError:
+        pass
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=5)
+    proc.stdout.close()
 
 
 def _now():
