@@ -182,7 +182,7 @@ def table(results):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(prog="python -m tools.tournament", description=__doc__)
     ap.add_argument("--games", type=int, default=200, help="games per pairing (colours alternate)")
     ap.add_argument("--seed", type=int, default=1, help="base seed (every game's seeds derive from it)")
     ap.add_argument(
