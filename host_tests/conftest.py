@@ -8,10 +8,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
-CONFORMANCE = SHARED / "conformance"
 
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+# ../shared/conformance when it is beside the checkout, else the copy kept here
+from tools.conformance import CASES_DIR as CONFORMANCE  # noqa: E402
 
 
 def _node_ready():

@@ -38,3 +38,9 @@ def test_every_tool_in_the_readme_explains_itself():
         out = subprocess.run([sys.executable, "-m", "tools." + t, "--help"], cwd=ROOT,
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == 0 and "usage: python -m tools." + t in out.stdout, t
+
+
+@pytest.mark.skipif(not (SHARED / "conformance").is_dir(), reason="shared/conformance is not beside this checkout")
+@pytest.mark.parametrize("name", ["rules.json", "random-games.json", "README.md"])
+def test_conformance_copy_matches_the_shared_cases(name):
+    assert (ROOT / "host_tests" / "conformance" / name).read_bytes() == (SHARED / "conformance" / name).read_bytes()

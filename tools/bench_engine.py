@@ -3,8 +3,10 @@ import json
 import time
 from pathlib import Path
 
+from tools.conformance import CASES_DIR
+
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ROOT.parent / "shared" / "conformance" / "random-games.json"
+GAMES = CASES_DIR / "random-games.json"
 FUEL_PER_US = 75  # RP2040 at 125 MHz (conservative calibration, DEVELOPERS.md)
 
 

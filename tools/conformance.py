@@ -5,6 +5,11 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# The normative cases live in ../shared/conformance beside the checkout; a
+# clone without it (a maker's) uses the copy in host_tests/conformance, which
+# a test keeps identical to the source.
+SHARED_CASES = ROOT.parent / "shared" / "conformance"
+CASES_DIR = SHARED_CASES if SHARED_CASES.is_dir() else ROOT / "host_tests" / "conformance"
 FIELDS = ("board", "eggs", "captures", "result", "sudden_death", "winning")
 
 # What the guest runs: the same replay code as on CPython, fed the case files.
@@ -95,7 +100,7 @@ def main(argv=None):
         ("replay", "ignore `expect`; print a JSON array of {name, observed} per case"),
     ):
         p = sub.add_parser(name, help=text, description=text)
-        p.add_argument("files", nargs="+", metavar="FILE", help="case files, e.g. ../shared/conformance/*.json")
+        p.add_argument("files", nargs="+", metavar="FILE", help="case files, e.g. ../shared/conformance/*.json or host_tests/conformance/*.json")
         p.add_argument("--micropython", action="store_true", help="run the engine inside real MicroPython (Node + official webassembly port)")
         p.add_argument("--heap-lock", action="store_true", help="with --micropython: hold micropython.heap_lock() around every legal play()")
     args = ap.parse_args(argv)
