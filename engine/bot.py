@@ -202,6 +202,11 @@ class Bot:
         if level not in _PARAMS:
             raise ValueError("unknown level %r (easy, medium, hard)" % (level,))
         self.level = level
+        # Optional: a function of no arguments that the bot calls between
+        # the pairs it evaluates (every 5-11 ms of RP2040 time), so the
+        # device keeps scanning its pads while the bot thinks. It receives
+        # nothing and its result is ignored: no way in for a pending move.
+        self.poll = None
         self._kr, self._kc, self._iters, self._noise, self._threats = _PARAMS[level]
         seed = int(seed)
         self._hi = ((seed >> 16) & 0xFFFF) ^ 0x9E37  # so seeds 0, 1, 2 start far apart
@@ -621,11 +626,14 @@ class Bot:
         prow = _PROW
         pcol = _PCOL
         total = self._total + self._mat * _MAT
+        poll = self.poll
         q = 0
         for i in range(kr):
             r = rows[i]
             pr = p81[r]
             for j in range(j0, kc):
+                if poll is not None:
+                    poll()
                 c = cols[j]
                 if black:
                     play(g, r, c)

@@ -84,6 +84,7 @@ class App:
         self.scene = Scene(self.disp)
         self.drawn = False  # menu/score picture drawn since the mode/state began
         self.ring = EventRing()
+        self.t_poll = self.clock.ticks_ms()  # last pad scan made from inside a thinking bot (see _poll)
         self.game = Game()
         self.scratch = Game()  # what a computer player gets to look at: a copy, never the live game
         self.last_game = None  # the last finished game (for the simulator's final board)
@@ -160,9 +161,23 @@ class App:
 
     def _make_bot(self, cls, level, seed):
         try:
-            return cls(level, seed)
+            bot = cls(level, seed)
         except (TypeError, ValueError):
-            return cls(1 + _LEVELS.index(level), seed)
+            bot = cls(1 + _LEVELS.index(level), seed)
+        if hasattr(bot, "poll"):
+            bot.poll = self._poll  # bound once here, not per call
+        return bot
+
+    def _poll(self):
+        """Called by a thinking bot between its evaluations (hard: up to ~0.65 s on an
+        RP2040): keep scanning both pads into the ring, which the bot cannot reach,
+        so a short press during its thinking is not lost."""
+        clock = self.clock
+        now = clock.ticks_ms()
+        if clock.ticks_diff(now, self.t_poll) >= TICK_MS:
+            self.t_poll = now
+            self.pads[0].scan(self.ring)
+            self.pads[1].scan(self.ring)
 
     def _new_game(self, now):
         self.game.reset()

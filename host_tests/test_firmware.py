@@ -618,3 +618,47 @@ def test_full_game_on_esp32s3_board():
     dev, turns = play_case(case, board="esp32s3")
     assert dev.board_rows() == turns[-1]["expect"]["board"]
     assert dev.result_name() == turns[-1]["expect"]["result"]
+
+
+class ThinkingBot:
+    """A bot that 'thinks' for 600 virtual ms, calling its poll hook every 5 ms like engine.bot does;
+    on its second move a 60 ms tap on pad A starts and ends while it thinks."""
+
+    def __init__(self, level, seed):
+        self.inner = fwapp.bot_class()(level, seed)
+        self.poll = None
+        self.device = None
+        self.moves = 0
+        self.downs_before = None
+
+    def choose(self, game, color):
+        dev = self.device[0]
+        clock = dev.clock
+        self.moves += 1
+        if self.moves == 2:
+            self.downs_before = dev.app.ring.downs
+            dev.board.bounce(0, "1", True, at=clock.now + 100)
+            dev.board.bounce(0, "1", False, at=clock.now + 160)
+        for _ in range(120):
+            clock.now += 5
+            dev.board.due()  # contacts change while the bot thinks
+            if self.poll is not None:
+                self.poll()
+        return self.inner.choose(game, color)
+
+
+def test_a_short_press_while_the_bot_thinks_is_not_lost():
+    made = []
+    device = []  # filled once the device exists (the app makes its bots while it starts)
+
+    def factory(level, seed):
+        made.append(ThinkingBot(level, seed))
+        made[-1].device = device
+        return made[-1]
+
+    dev = VirtualDevice(Cfg(), mode="easy", bots=factory)
+    device.append(dev)
+    dev.run(parse_script("A move e5\nsync\nA move a1\nsync"))
+    bot = max(made, key=lambda b: b.moves)
+    assert bot.moves >= 2 and bot.downs_before is not None
+    assert dev.app.ring.downs == bot.downs_before + 1, "the press during the bot's thinking was lost"
