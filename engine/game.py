@@ -297,12 +297,9 @@ class Game:
                 j += 3
             # 3. Hatch: contested eggs vanish, the surplus hatches for the
             #    player with more clamps; captures beyond the eggs are lost.
-            eggs = self._eggs
             m = cb if cb < cw else cw
             while m > 0 and self.egg_count > 0:
-                c = eggs[self._eh]
-                self._eh = (self._eh + 1) % _NCELLS
-                self.egg_count -= 1
+                c = self._pop_oldest()
                 b[c] = EMPTY
                 self.empty += 1
                 log[n] = EV_VANISH
@@ -318,9 +315,7 @@ class Game:
                 q = WHITE
             start = end
             while m > 0 and self.egg_count > 0:
-                c = eggs[self._eh]
-                self._eh = (self._eh + 1) % _NCELLS
-                self.egg_count -= 1
+                c = self._pop_oldest()
                 b[c] = q
                 add[end] = c
                 end += 1
@@ -369,6 +364,13 @@ class Game:
         return n + 3
 
     # ---- the egg ring ---------------------------------------------------------
+
+    def _pop_oldest(self):
+        # The oldest egg leaves the order (it vanishes or hatches).
+        c = self._eggs[self._eh]
+        self._eh = (self._eh + 1) % _NCELLS
+        self.egg_count -= 1
+        return c
 
     def _unlink(self, c):
         # Remove egg c from the middle of the order, keeping the others in
