@@ -1,6 +1,7 @@
 """Terminal simulator: plays the real firmware (tools.sim.Device) in a terminal, LEDs in 24-bit colour, both pads on one keyboard."""
 import atexit
 import os
+import re
 import select
 import signal
 import sys
@@ -291,40 +292,25 @@ def help_lines(mode, numpad_hint=True):
     return a + [""] + b + tail
 
 
+# An escape sequence: CSI (ESC [ parameters final-byte) or ESC + one character.
+_ESC = re.compile(r"\x1b(?:\[[^\x40-\x7e]*[\x40-\x7e]?|.?)", re.S)
+
+
 def visible_len(s):
     """Printed width of a line with ANSI escapes (all our glyphs are one column wide)."""
-    n, i = 0, 0
-    while i < len(s):
-        if s[i] == "\x1b":
-            j = i + 1
-            if j < len(s) and s[j] == "[":
-                j += 1
-                while j < len(s) and not ("\x40" <= s[j] <= "\x7e"):
-                    j += 1
-            i = j + 1
-            continue
-        n += 1
-        i += 1
-    return n
+    return len(_ESC.sub("", s))
 
 
 def clip(s, width):
     """Cut a line with ANSI escapes to `width` printed columns (escapes are kept, so colours still reset)."""
-    out, n, i = [], 0, 0
-    while i < len(s):
-        if s[i] == "\x1b":
-            j = i + 1
-            if j < len(s) and s[j] == "[":
-                j += 1
-                while j < len(s) and not ("\x40" <= s[j] <= "\x7e"):
-                    j += 1
-            out.append(s[i:j + 1])
-            i = j + 1
-            continue
-        if n < width:
-            out.append(s[i])
-            n += 1
-        i += 1
+    out, n, pos = [], 0, 0
+    for m in _ESC.finditer(s):
+        text = s[pos:m.start()]
+        out.append(text[:max(0, width - n)])
+        n += len(text)
+        out.append(m.group())
+        pos = m.end()
+    out.append(s[pos:][:max(0, width - n)])
     return "".join(out)
 
 
