@@ -129,27 +129,21 @@ def perceived(rgb, gamma, exposure):
 _FONTS = {}
 
 
-def font(size, bold=False):
-    """DejaVu when the system has it, else Pillow's built-in scalable font (same look on any machine with FreeType)."""
+def font(size, bold=False, mono=False):
+    """DejaVu (Sans or Sans Mono) when the system has it, else Pillow's built-in scalable font."""
     from PIL import ImageFont
-    key = (size, bold)
+    key = (size, bold, mono)
     if key not in _FONTS:
+        name = "DejaVuSans" + ("Mono" if mono else "") + ("-Bold" if bold else "") + ".ttf"
         try:
-            _FONTS[key] = ImageFont.truetype("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf", size)
+            _FONTS[key] = ImageFont.truetype(name, size)
         except OSError:
             _FONTS[key] = ImageFont.load_default(size=size)
     return _FONTS[key]
 
 
 def mono(size, bold=False):
-    from PIL import ImageFont
-    key = ("mono", size, bold)
-    if key not in _FONTS:
-        try:
-            _FONTS[key] = ImageFont.truetype("DejaVuSansMono-Bold.ttf" if bold else "DejaVuSansMono.ttf", size)
-        except OSError:
-            _FONTS[key] = ImageFont.load_default(size=size)
-    return _FONTS[key]
+    return font(size, bold, mono=True)
 
 
 def _text_c(draw, xy, text, fnt, fill):
