@@ -251,12 +251,17 @@ def test_colour_order_and_layout_reach_the_wire():
 # ---- keys are never lost -------------------------------------------------------------
 
 
-def test_no_key_lost_during_chain_reaction_animation():
-    lesson = [x for x in LESSONS if x[0] == "chain"][0]
+def lesson_device(name):
+    """A two-player device set up at the tutorial lesson's position (its moves not yet typed)."""
+    lesson = [x for x in LESSONS if x[0] == name][0]
     dev = VirtualDevice(Cfg(), mode="2p")
-    app = dev.app
-    setup(app.game, lesson, [0] * 81)
-    app.scene.set_board(app.game)
+    setup(dev.app.game, lesson, [0] * 81)
+    dev.app.scene.set_board(dev.app.game)
+    return dev, dev.app, lesson
+
+
+def test_no_key_lost_during_chain_reaction_animation():
+    dev, app, lesson = lesson_device("chain")
     dev.run(parse_script("A move %s\nB move %s\nwait 2000" % (square_name(lesson[3]), square_name(lesson[4]))))
     assert app.state == fwapp.S_ANIM
     assert app.scene.step >= 1
@@ -484,11 +489,7 @@ def test_script_errors_name_the_line():
 
 
 def test_sudden_death_shows_both_lines_and_blinks_the_counts():
-    lesson = [x for x in LESSONS if x[0] == "sudden"][0]
-    dev = VirtualDevice(Cfg(), mode="2p")
-    app = dev.app
-    setup(app.game, lesson, [0] * 81)
-    app.scene.set_board(app.game)
+    dev, app, lesson = lesson_device("sudden")
     dev.run(parse_script("A move %s\nB move %s" % (square_name(lesson[3]), square_name(lesson[4]))))
     seen_sudden = False
     blinks = [0, 0]
