@@ -18,6 +18,8 @@ LESSONS = (
     ("vanish", ("BWW......",) + (".........",) * 3 + ("....e....",) + (".........",) * 3 + ("WBB......",), (40,), 3, 75),  # both capture: the oldest egg vanishes
     ("win", (".........", "BBBB.....", ".........", ".........", ".........", ".........", "WW.......", ".........", "........."), (), 13, 80),  # e2 makes five
     ("sudden", (".........", "BBBB.....", ".........", ".........", ".........", ".........", ".........", "WWWW.....", "........."), (), 13, 67),  # both make five: sudden death
+    # A full board with no five in a row anywhere; both pick the last cell (i9): the egg fills it, a draw.
+    ("draw", ("BBWWBBWWB", "WWBBWWBBW") * 4 + ("BBWWBBWW.",), (), 80, 80),
 )
 
 _CHARS = ".BWe"

@@ -374,6 +374,8 @@ def test_tutorial_lessons_show_their_rules():
             assert g.result == 1
         if lesson[0] == "sudden":
             assert g.sudden_death
+        if lesson[0] == "draw":
+            assert g.result == 3 and g.empty == 0
     assert ops["collision"] == [2]
     assert ops["safe"] == [1]  # stepping into a trap: nothing is captured
     assert 6 in ops["capture"] and 8 not in ops["capture"]
