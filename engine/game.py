@@ -179,9 +179,10 @@ class Game:
     def play(self, black, white):
         """Resolve one simultaneous turn. Raises IllegalMove, changing nothing, if either move is refused."""
         b = self._b
-        # One cheap test for the usual legal turn (~6,000 fuel); _check finds
-        # and words the problem otherwise. type() rejects bools and floats.
-        if (self.result != ONGOING or type(black) is not int or type(white) is not int
+        # One cheap test for the usual legal turn; _check finds and words the
+        # problem otherwise. x.__class__ rejects bools and floats like type()
+        # does, at half the cost of a call (1,500 vs 2,750 fuel each).
+        if (self.result != ONGOING or black.__class__ is not int or white.__class__ is not int
                 or black < 0 or white < 0 or black >= _NCELLS or white >= _NCELLS
                 or b[_P[black]] != EMPTY or b[_P[white]] != EMPTY):
             self._check(black, "black")

@@ -53,3 +53,21 @@ def test_cpython_and_micropython_agree_turn_by_turn():
                    for e in expected for o in e["observed"])
     errors = sum("error" in o for e in expected for o in e["observed"])
     assert turns > 1500 and captures > 500 and errors > 100, (turns, captures, errors)
+
+
+@pytest.mark.needs_node
+def test_non_integer_moves_are_refused_on_micropython_too():
+    from tools import upy
+
+    out = upy.run("""
+from engine import Game, IllegalMove
+g = Game()
+for bad in (None, "e5", 4.0, True, (1,), -1, 81):
+    try:
+        g.play(bad, 3)
+        print("accepted")
+    except IllegalMove as e:
+        print(str(e).split(":")[0])
+print(g.turns)
+""", files=upy.project_files("engine"))
+    assert out.split() == ["black"] * 7 + ["0"]
