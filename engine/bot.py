@@ -47,13 +47,15 @@ def _build():
     onb = bytearray(121)
     for p in p81:
         onb[p] = 1
-    # Lines of 4+ cells in each direction, and the id of the window (5 cells)
-    # and segment (4 cells) ending at each padded cell, in the same order the
-    # root scan meets them.
+    # Lines of 4+ cells in each direction (first cell, direction, id of its
+    # first segment) and the line through each padded cell, in the same order
+    # the root scan meets them. The segment (4 cells) ending at the n-th cell
+    # of line li (n >= 4, from 1) is ls0[li] + n - 4, and the window (5 cells)
+    # ending there is that minus li + 1 (each line before has one segment
+    # more than windows): no per-cell id tables (they were 2 x 484 bytes).
     ls = bytearray()
     ld = bytearray()
-    win_at = bytearray(b"\xff" * 484)
-    seg_at = bytearray(b"\xff" * 484)
+    ls0 = bytearray()
     line_at = bytearray(b"\xff" * 484)
     nw = 0
     ns = 0
@@ -75,25 +77,15 @@ def _build():
                 q += st
             ls.append(p)
             ld.append(d)
-            n = 0
-            q = p
-            while onb[q]:
-                n += 1
-                if n >= 4:
-                    seg_at[d * 121 + q] = ns
-                    ns += 1
-                if n >= 5:
-                    win_at[d * 121 + q] = nw
-                    nw += 1
-                q += st
+            ls0.append(ns)
+            ns += n - 3
+            nw += n - 4
     # Window code: 5 cells, 2 bits each, newest (last) cell in the low bits.
-    ws = array("h", [0] * 1024)  # black's score of the window
-    whb = array("h", [0] * 1024)  # heuristic gain of an empty cell in it, for black
-    whw = array("h", [0] * 1024)
-    # Piece counts per code by recurrence (code >> 2 drops the oldest cell's
-    # place for an empty one), so no per-code list: the whole build was
-    # measured at 21.6 M fuel with lists, most of it here.
-    nbt = bytearray(1024)
+    # Every score of a window depends only on its class (see _KWS), so one
+    # byte per code instead of three int16 tables (6 KB of heap down to 1 KB).
+    # Class by recurrence (code >> 2 drops the oldest cell's place for an
+    # empty one): 0 dead, 1..5 only black (count), 6..10 only white (5 + count).
+    nbt = bytearray(1024)  # counts per code (garbage after import)
     nwt = bytearray(1024)
     net = bytearray(1024)
     for code in range(1, 1024):
@@ -102,26 +94,24 @@ def _build():
         nbt[code] = nbt[q] + (1 if d == 1 else 0)
         nwt[code] = nwt[q] + (1 if d == 2 else 0)
         net[code] = net[q] + (1 if d == 3 else 0)
+    wk = bytearray(1024)
     for code in range(1024):
-        if net[code]:
-            continue
-        nb = nbt[code]
-        nw_ = nwt[code]
-        if nw_ == 0:
-            ws[code] = _LW[nb]
-        elif nb == 0:
-            ws[code] = -_LW[nw_]
-        ab = _LWD[nb] if (nw_ == 0 and nb and nb < 5) else 0
-        aw = _LWD[nw_] if (nb == 0 and nw_ and nw_ < 5) else 0
-        # blocking is worth a bit less than building (x 13/16)
-        whb[code] = ab + ((aw * 13) >> 4)
-        whw[code] = aw + ((ab * 13) >> 4)
+        if net[code] == 0:
+            if nwt[code] == 0:
+                wk[code] = nbt[code]
+            elif nbt[code] == 0:
+                wk[code] = 5 + nwt[code]
+    # Per class: black's score of the window, and the heuristic gain of an
+    # empty cell in it for black and for white (blocking is worth a bit less
+    # than building: x 13/16).
+    kws = tuple(_LW[k] if k < 6 else -_LW[k - 5] for k in range(11))
+    khb = tuple(_LWD[k] if k < 5 else (0 if k < 6 else (_LWD[k - 5] * 13) >> 4) for k in range(11))
+    khw = tuple((_LWD[k] * 13) >> 4 if k < 5 else (0 if k < 6 else _LWD[k - 5]) for k in range(11))
     # Segment code: 4 cells, first (oldest) cell in bits 6-7, last in bits 0-1.
     # segc bits: 1 black can clamp by playing the first cell, 2 ... the last
     # cell, 4 / 8 the same for white. segi: 3 * black's threats + white's
-    # (an index into the per-move threat values).
-    segc = bytearray(256)
-    segi = bytearray(256)
+    # (an index into the per-move threat values). One table: segc | segi << 4.
+    seg = bytearray(256)
     for code in range(256):
         a = (code >> 6) & 3
         b = (code >> 4) & 3
@@ -138,23 +128,18 @@ def _build():
                 f |= 4
             if d == 0 and a == 2:
                 f |= 8
-        segc[code] = f
-        segi[code] = 3 * ((f & 1) + ((f >> 1) & 1)) + (((f >> 2) & 1) + ((f >> 3) & 1))
-    prow = bytearray(121)
-    pcol = bytearray(121)
-    for i in range(81):
-        prow[p81[i]] = i // 9
-        pcol[p81[i]] = i % 9
+        seg[code] = f | (3 * ((f & 1) + ((f >> 1) & 1)) + (((f >> 2) & 1) + ((f >> 3) & 1))) << 4
     cen = bytearray(121)
     for i in range(81):
         cen[p81[i]] = 4 - max(abs(i // 9 - 4), abs(i % 9 - 4))
-    return (p81, bytes(ls), bytes(ld), bytes(win_at), bytes(seg_at), nw, ns,
-            ws, whb, whw, bytes(segc), bytes(segi), bytes(cen), bytes(prow), bytes(pcol), bytes(line_at))
+    return (p81, bytes(ls), bytes(ld), bytes(ls0), nw, ns,
+            bytes(wk), kws, khb, khw, bytes(seg), bytes(cen), bytes(line_at))
 
 
-(_P81, _LS, _LD, _WIN_AT, _SEG_AT, _NWIN, _NSEG,
- _WS, _WHB, _WHW, _SEGC, _SEGI, _CEN, _PROW, _PCOL, _LINE_AT) = _build()
+(_P81, _LS, _LD, _LS0, _NWIN, _NSEG,
+ _WK, _KWS, _KHB, _KHW, _SEG, _CEN, _LINE_AT) = _build()
 _NLINES = len(_LS)
+del _build  # its bytecode would stay on the heap for nothing
 
 # Level parameters: own candidates, opponent candidates, fictitious-play
 # iterations, payoff noise (+-), clamp-threat terms in the evaluation and
@@ -167,6 +152,55 @@ _PARAMS = {
     "medium": (3, 3, 40, 3, 0),
     "hard": (7, 6, 100, 4, 1),
 }
+
+
+# Work arrays, made on first use and shared by every Bot: nothing in them
+# outlives one choose() (the root board is reloaded, _top leaves the
+# heuristic arrays zeroed, the rest is written before it is read), and two
+# moves never overlap (poll only scans pads; it must not call choose()).
+_WORK = [None, None]
+
+
+def _work(full):
+    """Every level's work arrays (full=0), or medium's and hard's extra ones (full=1), as a tuple."""
+    w = _WORK[full]
+    if w is None:
+        if full:
+            w = (
+                Game(),  # private copy for trial turns
+                array("h", bytes(2 * (_NWIN + _NSEG))),  # every window's and segment's score at the root (|v| <= 6000)
+                array("i", bytes(4 * _MAXK)),  # sr, sc: score change of each candidate alone
+                array("i", bytes(4 * _MAXK)),
+                array("i", bytes(4 * _MAXK * _MAXK)),  # m: the payoff matrix
+                array("i", bytes(16 * _MAXK)),  # dr, dc: per-direction score change of each candidate
+                array("i", bytes(16 * _MAXK)),
+                array("i", bytes(4 * _MAXK)),  # racc, cacc, rcnt, ccnt: fictitious play
+                array("i", bytes(4 * _MAXK)),
+                array("i", bytes(4 * _MAXK)),
+                array("i", bytes(4 * _MAXK)),
+                # Cells changed by a trial turn and what they held before. A turn
+                # changes at most 2 placed + 81 captured + 79 hatched/vanished cells.
+                bytearray(192),
+                bytearray(192),
+                array("i", bytes(36)),  # threat score by segi index, set per move
+                array("i", bytes(4 * _NLINES)),  # each line's score at the root
+                array("H", bytes(2 * _NLINES + 2)),  # line stamps; the last entry is the stamp counter
+            )
+        else:
+            bd = bytearray(121)  # padded root board; trial turns are applied and reverted
+            for p in range(121):
+                bd[p] = _WALL
+            w = (
+                bd,
+                array("i", bytes(484)),  # hb, hw: heuristic score of each cell for black, white
+                array("i", bytes(484)),
+                bytearray(_MAXK),  # rows, cols: candidates
+                bytearray(_MAXK),
+                array("i", bytes(4 * _MAXK)),  # rv, cv: their heuristic scores
+                array("i", bytes(4 * _MAXK)),
+            )
+        _WORK[full] = w
+    return w
 
 
 class Bot:
@@ -190,12 +224,17 @@ class Bot:
 
     Measured (python -m tools.bench_bot, all 1,236 positions of the shared
     random games, worst over 6 heap layouts / mean, wasm fuel per move):
-    easy 2.8 M / 2.1 M, medium 11.0 M / 6.5 M, hard 50.0 M / 22.9 M; no heap
+    easy 2.8 M / 2.2 M, medium 10.7 M / 6.7 M, hard 48.7 M / 23.3 M; no heap
     allocated during a move (heap_lock on the official port). Most of
     medium's and hard's cost is the engine's play()/undo() on capture turns.
-    Import builds the tables (15 M fuel); measured on the official port, the
-    imported module holds 49 KB (its bytecode and ~9 KB of tables) and a Bot
-    11 KB (its private Game and work arrays).
+    Heap, measured on the official port with .mpy files (gc.mem_alloc):
+    importing the module builds the tables (13.4 M fuel) and holds 12.0 KB
+    (bytecode and ~2.3 KB of tables; it was 19.4 KB with three int16 window
+    tables, two more id tables and the build function kept); the first Bot
+    adds 1.6 KB (the work arrays every level uses), the first medium or hard
+    Bot 4.6 KB more (its trial Game and evaluation arrays), and any further
+    Bot 0.3 KB, as the work arrays are shared (see _work). The firmware's
+    game against easy peaked at 64.1 KB before, 52.1 KB after (tools.bench).
     """
 
     def __init__(self, level="hard", seed=0):
@@ -215,36 +254,15 @@ class Bot:
             self._lo = 0x2545
         for _ in range(6):
             self._rand()
-        self._g = Game()  # private copy for trial turns (allocated once)
-        bd = bytearray(121)  # padded root board; trial turns are applied and reverted
-        for p in range(121):
-            bd[p] = _WALL
-        self._bd = bd
-        n = _NWIN + _NSEG
-        self._base = array("i", [0] * n)  # every window's and segment's score at the root
-        self._st = 0
-        self._hb = array("i", [0] * 121)  # heuristic score of each cell for black
-        self._hw = array("i", [0] * 121)
-        self._rows = bytearray(_MAXK)
-        self._cols = bytearray(_MAXK)
-        self._rv = array("i", [0] * _MAXK)
-        self._cv = array("i", [0] * _MAXK)
-        self._m = array("i", [0] * (_MAXK * _MAXK))
-        self._dr = array("i", [0] * (_MAXK * 4))  # per-direction score change of each candidate
-        self._dc = array("i", [0] * (_MAXK * 4))
-        self._sr = array("i", [0] * _MAXK)
-        self._sc = array("i", [0] * _MAXK)
-        self._racc = array("i", [0] * _MAXK)
-        self._cacc = array("i", [0] * _MAXK)
-        self._rcnt = array("i", [0] * _MAXK)
-        self._ccnt = array("i", [0] * _MAXK)
-        # Cells changed by a trial turn and what they held before. A turn
-        # changes at most 2 placed + 81 captured + 79 hatched/vanished cells.
-        self._chg = bytearray(192)
-        self._old = bytearray(192)
-        self._tsc = array("i", [0] * 9)  # threat score by segi index, set per move
-        self._lbase = array("i", [0] * _NLINES)  # each line's score at the root
-        self._lstamp = array("H", [0] * _NLINES)
+        # The work arrays are shared by every Bot (see _work): a second bot
+        # (attract mode has two) adds only this instance, and an easy bot
+        # never allocates medium's and hard's (a private Game among them).
+        (self._bd, self._hb, self._hw, self._rows, self._cols, self._rv,
+         self._cv) = _work(0)
+        if self._kr:
+            (self._g, self._base, self._sr, self._sc, self._m, self._dr, self._dc,
+             self._racc, self._cacc, self._rcnt, self._ccnt, self._chg, self._old,
+             self._tsc, self._lbase, self._lstamp) = _work(1)
         self._total = 0
         self._mat = 0
 
@@ -322,7 +340,8 @@ class Bot:
     def _egg_gain(self, c, v):
         """Change of black's window score if the egg on padded cell c hatched into colour v."""
         bd = self._bd
-        ws = _WS
+        wk = _WK
+        kws = _KWS
         steps = _STEPS
         tot = 0
         for k in range(2):  # (a loop over (v, 3) would allocate a tuple)
@@ -346,7 +365,7 @@ class Bot:
                     code = ((code << 2) | y) & 1023
                     cnt += 1
                     if q >= c and cnt >= 5:
-                        tot += sign * ws[code]
+                        tot += sign * kws[wk[code]]
                     if q == e:
                         break
                     q += s
@@ -358,11 +377,11 @@ class Bot:
         base = self._base
         hb = self._hb
         hw = self._hw
-        ws = _WS
-        whb = _WHB
-        whw = _WHW
-        segc = _SEGC
-        segi = _SEGI
+        wk = _WK
+        kws = _KWS
+        khb = _KHB
+        khw = _KHW
+        seg = _SEG
         steps = _STEPS
         ls = _LS
         ld = _LD
@@ -416,13 +435,13 @@ class Bot:
             lt = 0
             while v != 4:
                 code = ((code << 2) | v) & 1023
-                c4 = code & 255
+                f = seg[code & 255]
                 if threats:
-                    t = tsc[segi[c4]]
+                    t = tsc[f >> 4]
                     base[sid] = t
                     lt += t
                 sid += 1
-                f = segc[c4]
+                f &= 15
                 if f:
                     q = p - 3 * st
                     if f & 1:
@@ -438,13 +457,14 @@ class Bot:
                         hw[p] += capvw
                         hb[p] += capdb
                 if n >= 4:
-                    t = ws[code]
+                    k = wk[code]
+                    t = kws[k]
                     base[wid] = t
                     lt += t
                     wid += 1
-                    a = whb[code]
+                    a = khb[k]
                     if a:
-                        b = whw[code]
+                        b = khw[k]
                         q = p
                         for _ in range(5):
                             if bd[q] == 0:
@@ -472,9 +492,10 @@ class Bot:
         bd = self._bd
         hb = self._hb
         hw = self._hw
-        whb = _WHB
-        whw = _WHW
-        segc = _SEGC
+        wk = _WK
+        khb = _KHB
+        khw = _KHW
+        seg = _SEG
         steps = _STEPS
         ls = _LS
         ld = _LD
@@ -487,7 +508,7 @@ class Bot:
             n = 3
             while v != 4:
                 code = ((code << 2) | v) & 1023
-                f = segc[code & 255]
+                f = seg[code & 255] & 15
                 if f:
                     q = p - 3 * st
                     if f & 1:
@@ -499,9 +520,10 @@ class Bot:
                     if f & 8:
                         hw[p] += _CAPV
                 if n >= 4:
-                    a = whb[code]
+                    k = wk[code]
+                    a = khb[k]
                     if a:
-                        b = whw[code]
+                        b = khw[k]
                         q = p
                         for _ in range(5):
                             if bd[q] == 0:
@@ -623,8 +645,6 @@ class Bot:
         exact = self._threats  # hard: exact rescoring of capture turns
         op_cap = _OP_CAPTURED
         op_hatch = _OP_HATCH
-        prow = _PROW
-        pcol = _PCOL
         total = self._total + self._mat * _MAT
         poll = self.poll
         q = 0
@@ -657,8 +677,8 @@ class Bot:
                     else:
                         a = pc
                         b = pr
-                    ddr = prow[b] - prow[a]
-                    ddc = pcol[b] - pcol[a]
+                    ddr = b // 11 - a // 11  # padded rows and columns
+                    ddc = b % 11 - a % 11
                     d = -1
                     if ddr <= 4 and -4 <= ddc <= 4:
                         if ddr == 0:
@@ -716,10 +736,12 @@ class Bot:
         """Change of the root score (black's view) if padded cell c alone held v, per direction into out."""
         bd = self._bd
         base = self._base
-        ws = _WS
-        segi = _SEGI
-        win_at = _WIN_AT
-        seg_at = _SEG_AT
+        wk = _WK
+        kws = _KWS
+        seg = _SEG
+        line_at = _LINE_AT
+        ls = _LS
+        ls0 = _LS0
         steps = _STEPS
         threats = self._threats
         tsc = self._tsc
@@ -727,6 +749,10 @@ class Bot:
         tot = 0
         for d in range(4):
             s = steps[d]
+            li = line_at[d * 121 + c]
+            if li == 255:  # a line of under 4 cells: no segment, no window
+                out[off + d] = 0
+                continue
             q = c
             j = 0
             while j < 4 and bd[q - s] != 4:
@@ -735,7 +761,10 @@ class Bot:
             e = c + 4 * s
             code = 0
             cnt = 0
-            o = d * 121
+            # ids (see _build): the segment ending at the cnt-th cell walked
+            # is sb + cnt, the window ending there sb + cnt - wo
+            sb = ls0[li] + (q - ls[li]) // s - 4
+            wo = li + 1
             delta = 0
             while True:
                 x = bd[q]
@@ -744,12 +773,11 @@ class Bot:
                 code = ((code << 2) | x) & 1023
                 cnt += 1
                 if q >= c and cnt >= 4:
+                    w = sb + cnt
                     if threats and q < e:
-                        w = _NWIN + seg_at[o + q]
-                        delta += tsc[segi[code & 255]] - base[w]
+                        delta += tsc[seg[code & 255] >> 4] - base[_NWIN + w]
                     if cnt >= 5:
-                        w = win_at[o + q]
-                        delta += ws[code] - base[w]
+                        delta += kws[wk[code]] - base[w - wo]
                 if q == e:
                     break
                 q += s
@@ -762,12 +790,15 @@ class Bot:
         """Change of every structure on line direction d through padded cells a < b (both already set)."""
         bd = self._bd
         base = self._base
-        ws = _WS
-        segi = _SEGI
+        wk = _WK
+        kws = _KWS
+        seg = _SEG
         threats = self._threats
         tsc = self._tsc
         s = _STEPS[d]
-        o = d * 121
+        li = _LINE_AT[d * 121 + a]
+        if li == 255:  # a line of under 4 cells: no segment, no window
+            return 0
         q = a
         j = 0
         while j < 4 and bd[q - s] != 4:
@@ -775,6 +806,8 @@ class Bot:
             j += 1
         e = b + 4 * s
         e3 = b + 3 * s
+        sb = _LS0[li] + (q - _LS[li]) // s - 4  # ids as in _cell_delta
+        wo = li + 1
         code = 0
         cnt = 0
         delta = 0
@@ -785,12 +818,11 @@ class Bot:
             code = ((code << 2) | x) & 1023
             cnt += 1
             if q >= a and cnt >= 4:
+                w = sb + cnt
                 if threats and q <= e3:
-                    w = _NWIN + _SEG_AT[o + q]
-                    delta += tsc[segi[code & 255]] - base[w]
+                    delta += tsc[seg[code & 255] >> 4] - base[_NWIN + w]
                 if cnt >= 5:
-                    w = _WIN_AT[o + q]
-                    delta += ws[code] - base[w]
+                    delta += kws[wk[code]] - base[w - wo]
             if q == e:
                 break
             q += s
@@ -863,20 +895,21 @@ class Bot:
         # Rescore every line through a changed cell, each once (stamp). A
         # capture turn changes several cells, often on shared lines, so
         # whole lines are cheaper than the windows around each cell.
-        st = self._st + 1
         stamp = self._lstamp
+        st = stamp[_NLINES] + 1  # the stamp counter is shared with the array
         if st > 65000:
             for i in range(_NLINES):
                 stamp[i] = 0
             st = 1
-        self._st = st
+        stamp[_NLINES] = st
         lbase = self._lbase
         line_at = _LINE_AT
         ls = _LS
         ld = _LD
         steps = _STEPS
-        ws = _WS
-        segi = _SEGI
+        wk = _WK
+        kws = _KWS
+        seg = _SEG
         tsc = self._tsc
         threats = self._threats
         delta = 0
@@ -898,9 +931,9 @@ class Bot:
                 while v != 4:
                     code = ((code << 2) | v) & 1023
                     if threats:
-                        lt += tsc[segi[code & 255]]
+                        lt += tsc[seg[code & 255] >> 4]
                     if j >= 4:
-                        lt += ws[code]
+                        lt += kws[wk[code]]
                     j += 1
                     p += s
                     v = bd[p]
