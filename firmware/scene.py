@@ -267,9 +267,14 @@ class Scene:
                     i = eggs[k]
                     if not fx[i]:
                         dp.put(i, c)
-        # Winning lines pulse (0.5 s).
+        # Winning lines pulse (0.5 s): in sudden death deeply (5..15), so both
+        # lines are seen to pulse among full-bright turtles; after a win only
+        # 9..15, so the winners stay far above the dimmed rest (level 3).
         if wm and self.nwins:
-            lv = 5 + ((tri(now, 0) * 11) >> 8)
+            if wm == WIN_OVER:
+                lv = 9 + ((tri(now, 0) * 7) >> 8)
+            else:
+                lv = 5 + ((tri(now, 0) * 11) >> 8)
             sh = self.shown
             wins = self.wins
             for k in range(self.nwins):
