@@ -49,6 +49,7 @@ _U = bytearray(b"\xff" * _PADDED)
 for _i in range(_NCELLS):
     _U[_P[_i]] = _i
 _U = bytes(_U)
+del _i
 
 _COLOUR = ("empty", "black", "white", "egg")
 

@@ -133,6 +133,7 @@ def figures():
     return rows
 
 
-if __name__ == "__main__":
-    for label, value in figures():
-        print("%-62s %s" % (label, value))
+if __name__ == "__main__":  # same output as python -m tools.bench --only engine
+    from tools.bench import main
+
+    main(["--only", "engine"])

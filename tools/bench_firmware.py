@@ -230,6 +230,7 @@ def figures():
     return out
 
 
-if __name__ == "__main__":
-    for label, value in figures():
-        print("%-72s %s" % (label, value))
+if __name__ == "__main__":  # same output as python -m tools.bench --only firmware
+    from tools.bench import main
+
+    main(["--only", "firmware"])
