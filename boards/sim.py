@@ -1,4 +1,4 @@
-"""Board config: the virtual board used by tools/sim.py and the tests (pico wiring, direct buttons on pad B to exercise both pad types)."""
+"""Board config: the virtual board used by tools/sim/ and the tests (pico wiring, direct buttons on pad B to exercise both pad types)."""
 NAME = "sim"
 LED_PIN = 28
 LED_COUNT = 83

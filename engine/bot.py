@@ -222,7 +222,7 @@ class Bot:
        opponent model gets that cell too (a collision) and is solved again.
     Easy: the heuristic's top 4 with noise.
 
-    Measured (python -m tools.bench_bot, all 1,236 positions of the shared
+    Measured (python -m tools.bench --only bot, all 1,236 positions of the shared
     random games, worst over 6 heap layouts / mean, wasm fuel per move):
     easy 2.8 M / 2.2 M, medium 10.7 M / 6.7 M, hard 48.7 M / 23.3 M; no heap
     allocated during a move (heap_lock on the official port). Most of

@@ -24,7 +24,7 @@ _IDLE_MS = const(300000)  # no key for 5 minutes while a turn waits: back to att
 _T_SHOW_MS = const(1800)
 _T_HOLD_MS = const(2500)
 
-# Modes (the `mode` strings of tools/sim.py map onto these).
+# Modes (the `mode` strings of tools/sim/ map onto these).
 M_ATTRACT = const(0)
 M_MENU = const(1)
 M_2P = const(2)
@@ -249,7 +249,7 @@ class App:
 
     def frame(self, now):
         """One frame: update the state, redraw what moved, write the strip once.
-        Measured (tools/bench_firmware.py, warm): median ~131k fuel (1.7 ms on an RP2040)
+        Measured (tools/bench/firmware.py, warm): median ~131k fuel (1.7 ms on an RP2040)
         on a quiet board, ~160k mid-animation, <= 300k for the frame that resolves a turn."""
         self.update(now)
         if self.heavy:

@@ -100,7 +100,7 @@ class Keypad:
         read per column; only then (or while a key is down or settling) are
         the rows driven low one at a time, the others high, to find the key.
         Idle cost: 3 pin reads instead of 20 pin calls (~30k instead of ~75k
-        fuel per pad with Python stub pins, tools/bench_firmware.py).
+        fuel per pad with Python stub pins, tools/bench/firmware.py).
         """
         cols = self.cols
         nc = len(cols)

@@ -32,7 +32,7 @@ class Scene:
     Per frame only three short lists are redrawn: the cells of the running
     animation segment, the eggs (one shared pulse level, redrawn when it
     changes) and, when lines are shown, the winning turtles. Everything else
-    is drawn once, when it changes (measured in tools/bench_firmware.py).
+    is drawn once, when it changes (measured in tools/bench/firmware.py).
     """
 
     def __init__(self, disp):

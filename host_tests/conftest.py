@@ -21,7 +21,7 @@ def _node_ready():
     if shutil.which("node") is None:
         return "node is not installed"
     if not (ROOT / "tools" / "node" / "node_modules").is_dir():
-        return "npm packages missing: run `make setup` (npm ci in tools/node)"
+        return "npm packages missing: run `./wts setup` (npm ci in tools/node)"
     return None
 
 

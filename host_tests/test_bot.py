@@ -1,4 +1,4 @@
-"""Tests for the computer opponent (engine/bot.py) and its host server (tools/bot.py): legality, seeds, variety, honesty, MicroPython."""
+"""Tests for the computer opponent (engine/bot.py) and its host server (tools/botserver.py): legality, seeds, variety, honesty, MicroPython."""
 import inspect
 import io
 import json
@@ -12,8 +12,9 @@ from conftest import ROOT
 from engine import Game, BLACK, WHITE, ONGOING, square_name
 from engine.bot import Bot, LEVELS, _MAXK
 from engine.notation import board_rows, egg_names, load
-from tools import bench_bot, tournament
-from tools.bot import answer, serve
+from tools import tournament
+from tools.bench import bot as bench_bot
+from tools.botserver import answer, serve
 
 
 def random_positions(n, seed=11):
@@ -229,7 +230,7 @@ def test_a_few_games_are_statistically_sane():
     assert outs.count(1) >= 7, outs
 
 
-# --- tools.bot -----------------------------------------------------------------
+# --- tools.botserver -----------------------------------------------------------------
 
 
 def req(rows, eggs=(), you="black"):
@@ -270,7 +271,7 @@ def test_serve_keeps_going_after_an_error():
 def test_command_line_server():
     text = "\n".join([req(EMPTY_ROWS), "{bad", req(EMPTY_ROWS, you="white")]) + "\n"
     run = lambda: subprocess.run(
-        [sys.executable, "-m", "tools.bot", "--level", "hard", "--seed", "4"],
+        [sys.executable, "-m", "tools.botserver", "--level", "hard", "--seed", "4"],
         input=text, capture_output=True, text=True, cwd=ROOT, timeout=60,
     ).stdout.splitlines()
     lines = run()
@@ -324,7 +325,7 @@ def test_micropython_plays_the_same_moves_without_allocating():
 def test_fuel_budget_on_the_heaviest_known_positions():
     """Deterministic wasm fuel (not time) of a move stays inside each level's budget.
 
-    The positions are the heaviest ones of the full bench (python -m tools.bench_bot),
+    The positions are the heaviest ones of the full bench (python -m tools.bench --only bot),
     kept few so the test takes seconds."""
     pos = bench_bot.all_positions()
     for level, idx in (("easy", (610, 0)), ("medium", (322, 476)), ("hard", (1094, 476, 688))):

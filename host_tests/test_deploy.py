@@ -44,7 +44,7 @@ def tree(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def board():
-    from tools.vboard import VBoard
+    from tools.upy.vboard import VBoard
     with VBoard() as vb:
         yield vb
 
@@ -103,7 +103,7 @@ def test_verification_catches_a_bad_copy(board, tree):
 
 @needs_node
 def test_cli_deploy_then_firmware_answers_the_pads():
-    from tools.vboard import VBoard
+    from tools.upy.vboard import VBoard
     with VBoard() as vb:
         r = subprocess.run([sys.executable, "-m", "tools.deploy", "--board", "pico", "--port", vb.url],
                            capture_output=True, text=True, timeout=300, cwd=str(ROOT))
@@ -297,7 +297,7 @@ def test_mip_installs_from_a_local_manifest(board, tmp_path):
 
 @needs_node
 def test_full_flash_is_refused_before_copying_and_named_while_writing(tree):
-    from tools.vboard import VBoard
+    from tools.upy.vboard import VBoard
     with VBoard(fs_size=48 * 1024) as small:
         with pytest.raises(DeployError) as ei:
             deploy.deploy("pico", port=small.url, reset=False, log=quiet, root=tree)

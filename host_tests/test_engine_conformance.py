@@ -5,7 +5,7 @@ import pytest
 
 from conftest import CONFORMANCE
 from tools.conformance import compare, load_cases, replay_micropython
-from tools.conformance_core import replay_case
+from tools.conformance.replay import replay_case
 
 FILES = sorted(CONFORMANCE.glob("*.json"))
 CASES = [(f.name, c) for f in FILES for c in json.loads(f.read_text())]

@@ -6,7 +6,7 @@ import pytest
 from engine import EGG, EMPTY, Game, square_name
 from engine.notation import board_rows, egg_names
 from tools.conformance import replay_micropython
-from tools.conformance_core import replay_case
+from tools.conformance.replay import replay_case
 
 
 def random_case(rng, n):

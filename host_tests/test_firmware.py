@@ -11,7 +11,7 @@ from firmware import app as fwapp
 from firmware.display import strip_map
 from firmware.entry import Entry, cell_of, keys_for, LOCKED, IDLE, ENTERING
 from firmware.tutorial import LESSONS, setup
-from tools.fakehw import VirtualDevice, parse_script, FakeBoard
+from tools.sim.fakehw import VirtualDevice, parse_script, FakeBoard
 from conftest import CONFORMANCE
 
 RANDOM_GAMES = json.loads((CONFORMANCE / "random-games.json").read_text())

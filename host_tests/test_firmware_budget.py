@@ -1,7 +1,7 @@
 """Budgets of issue 3, measured on real MicroPython (deterministic wasm fuel, live heap): frame cost, no allocation per tick, heap."""
 import pytest
 
-from tools import bench_firmware as bf
+from tools.bench import firmware as bf
 
 
 @pytest.mark.needs_node

@@ -4,7 +4,7 @@ import types
 
 import boards
 from conftest import ROOT
-from tools.fakehw import FakeBoard
+from tools.sim.fakehw import FakeBoard
 
 
 def _device_modules(monkeypatch, cfg, fb):

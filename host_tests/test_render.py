@@ -1,4 +1,4 @@
-"""Tests for tools/render.py: frames parsing and its errors, colour decoding, GIF sampling, and every picture command."""
+"""Tests for tools/render/: frames parsing and its errors, colour decoding, GIF sampling, and every picture command."""
 import json
 
 import pytest

@@ -1,4 +1,4 @@
-"""Tests for tools/sim_terminal.py: key mapping, press/release timing, drawing, and the real-time loop on a pseudo-terminal."""
+"""Tests for tools/sim/terminal.py: key mapping, press/release timing, drawing, and the real-time loop on a pseudo-terminal."""
 import fcntl
 import os
 import pty
@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from tools import sim_terminal as st
+from tools.sim import terminal as st
 
 
 class FakeDevice:

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is no
 FAKE = r'''
 import sys
 sys.path.insert(0, %r)
-from tools import sim_terminal as st
+from tools.sim import terminal as st
 class Board:
     GAMMA = 2.2
     BRIGHTNESS = 0.25
@@ -161,7 +161,7 @@ def leds(capture):
 
 def keys_for(cell, pad):
     """The terminal keys that enter `cell` on a pad (pad B sits opposite: its grid is turned 180 degrees)."""
-    from tools.sim_terminal import PAD_A_KEYS, PAD_B_KEYS
+    from tools.sim.terminal import PAD_A_KEYS, PAD_B_KEYS
     keymap = PAD_A_KEYS if pad == "A" else PAD_B_KEYS
     inv = {v: k for k, v in keymap.items()}
     if pad == "B":

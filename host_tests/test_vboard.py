@@ -1,11 +1,11 @@
-"""Tests for tools.vboard: the real mpremote CLI against the virtual board; pin-accurate fake pads; recorded NeoPixel frames."""
+"""Tests for tools.upy.vboard: the real mpremote CLI against the virtual board; pin-accurate fake pads; recorded NeoPixel frames."""
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tools.vboard import VBoard, VBoardError, board_names
+from tools.upy.vboard import VBoard, VBoardError, board_names
 
 needs_node = pytest.mark.needs_node
 
@@ -165,7 +165,7 @@ def test_bad_arguments_are_refused():
 
 
 def test_cli_help():
-    r = subprocess.run([sys.executable, "-m", "tools.vboard", "--help"], capture_output=True, text=True, timeout=30,
+    r = subprocess.run([sys.executable, "-m", "tools.upy.vboard", "--help"], capture_output=True, text=True, timeout=30,
                        cwd=str(Path(__file__).resolve().parent.parent))
     assert r.returncode == 0 and "--port" in r.stdout and "mpremote" in r.stdout
 
@@ -233,12 +233,12 @@ def test_cli_serves_until_interrupted():
     import selectors
     import signal
     root = Path(__file__).resolve().parent.parent
-    proc = subprocess.Popen([sys.executable, "-m", "tools.vboard", "--board", "pico"], cwd=str(root),
+    proc = subprocess.Popen([sys.executable, "-m", "tools.upy.vboard", "--board", "pico"], cwd=str(root),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         sel = selectors.DefaultSelector()
         sel.register(proc.stdout, selectors.EVENT_READ)
-        assert sel.select(timeout=30), "no banner from python -m tools.vboard"
+        assert sel.select(timeout=30), "no banner from python -m tools.upy.vboard"
         line = proc.stdout.readline()
         url = re.search(r"socket://127\.0\.0\.1:\d+", line).group(0)
         r = subprocess.run([sys.executable, "-m", "mpremote", "connect", url, "exec",

@@ -10,7 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tools import ROOT
 PACKAGES = ("engine", "firmware")          # compiled to lib/<name>/*.mpy on the device
 MANIFEST = ROOT / "package.json"
 
@@ -153,7 +153,7 @@ def _probe(port):
             raise DeployError("no permission to open %s: add yourself to the 'dialout' group "
                               "(sudo usermod -aG dialout $USER) and log in again" % port)
         if "refused" in low or "errno 111" in low:
-            raise DeployError("nothing answers at %s: is the virtual board running (python -m tools.vboard)?" % port)
+            raise DeployError("nothing answers at %s: is the virtual board running (python -m tools.upy.vboard)?" % port)
         if "errno 2" in low or "no such file" in low or "could not open" in low:
             raise DeployError("no device at %s: check the cable and the port name (python -m serial.tools.list_ports)" % port)
         raise DeployError("cannot open %s: %s" % (port, text))
@@ -435,7 +435,7 @@ examples:
   python -m tools.deploy --board pico                 find the board on USB, deploy, reset
   python -m tools.deploy --board esp32s3 --port /dev/ttyUSB0
   python -m tools.deploy --board pico --dry-run       show what would change, change nothing
-  python -m tools.deploy --board pico --port socket://127.0.0.1:PORT   (the virtual board, python -m tools.vboard)
+  python -m tools.deploy --board pico --port socket://127.0.0.1:PORT   (the virtual board, python -m tools.upy.vboard)
 
 what goes where on the board:
   lib/engine/*.mpy, lib/firmware/*.mpy   compiled with the mpy-cross matching the board's .mpy version

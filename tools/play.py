@@ -52,12 +52,12 @@ def main(argv=None):
             print("play: %d boards attached (%s); using the simulator. Name one with --port to deploy."
                   % (len(boards), ", ".join(p for p, _ in boards)))
 
-    from tools import sim
+    from tools.sim import cli
 
     sim_args = ["--mode", args.mode or args.level]
     if args.board:
         sim_args += ["--board", args.board]
-    return sim.main(sim_args)
+    return cli.main(sim_args)
 
 
 if __name__ == "__main__":

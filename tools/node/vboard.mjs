@@ -1,7 +1,7 @@
 // vboard.mjs — virtual board: the official MicroPython webassembly port's REPL on a loopback TCP socket, with fake pads and a recorded LED strip.
 //
 // Threads: the main thread owns the TCP socket (the "USB serial" mpremote
-// talks to) and a JSON-lines control channel on stdin/stdout (tools/vboard.py:
+// talks to) and a JSON-lines control channel on stdin/stdout (tools/upy/vboard.py:
 // press/release keys, fetch frames). A worker thread runs MicroPython. The
 // guest may block forever (a firmware main loop), so the two sides share
 // memory: serial input goes through a ring buffer, key states through a byte

@@ -12,7 +12,7 @@ from pathlib import Path
 __all__ = ["MicroPythonError", "UpyHostError", "node_available", "run", "Session",
            "project_files", "ROOT", "NODE_DIR", "HEAPSIZE"]
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+from tools import ROOT
 NODE_DIR = ROOT / "tools" / "node"
 _SCRIPT = NODE_DIR / "upy.mjs"
 _PORT_PACKAGE = NODE_DIR / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"

@@ -1,6 +1,6 @@
 """Virtual board: real MicroPython (webassembly port) with fake pins, pads and LED strip, served to mpremote on a loopback socket.
 
-    python -m tools.vboard [--port N] [--board pico]
+    python -m tools.upy.vboard [--port N] [--board pico]
     mpremote connect socket://127.0.0.1:N fs ls      # in another terminal
 
 From Python (tests, tools):
@@ -31,7 +31,7 @@ from pathlib import Path
 
 from tools import upy
 
-ROOT = Path(__file__).resolve().parent.parent
+from tools import ROOT
 NODE_DIR = ROOT / "tools" / "node"
 SCRIPT = NODE_DIR / "vboard.mjs"
 BOARDS = ROOT / "boards"
@@ -214,7 +214,7 @@ class VBoard:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(
-        prog="python -m tools.vboard",
+        prog="python -m tools.upy.vboard",
         description="Serve a virtual board (real MicroPython 1.27 webassembly port under Node, fake machine/neopixel, "
                     "in-memory filesystem) on a loopback socket for mpremote.")
     ap.add_argument("--port", type=int, default=0, help="TCP port on 127.0.0.1 (default: any free port)")

