@@ -24,17 +24,8 @@ _IDLE_MS = const(300000)  # no key for 5 minutes while a turn waits: back to att
 _T_SHOW_MS = const(1800)
 _T_HOLD_MS = const(2500)
 
-# Modes (the `mode` strings of tools/sim/ map onto these).
-M_ATTRACT = const(0)
-M_MENU = const(1)
-M_2P = const(2)
-M_EASY = const(3)
-M_MEDIUM = const(4)
-M_HARD = const(5)
-M_DEMO = const(6)
-M_TUTORIAL = const(7)
-MODE_NAMES = ("attract", "menu", "2p", "easy", "medium", "hard", "demo", "tutorial")
-_LEVELS = ("easy", "medium", "hard")
+from firmware.modes import M_ATTRACT, M_MENU, M_2P, M_EASY, M_MEDIUM, M_HARD, M_DEMO, M_TUTORIAL
+from firmware.modes import MODE_NAMES, BOT_LEVELS as _LEVELS, mode_number
 
 # Play states
 S_TURN = const(0)
@@ -63,12 +54,6 @@ def bot_class():
         from firmware.placeholder import PlaceholderBot
 
         return PlaceholderBot
-
-
-def mode_number(name):
-    if name not in MODE_NAMES:
-        raise ValueError("unknown mode %r; valid modes: %s" % (name, ", ".join(MODE_NAMES)))
-    return MODE_NAMES.index(name)
 
 
 class App:
