@@ -40,3 +40,24 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "needs_node" in item.keywords:
             item.add_marker(pytest.mark.skip(reason=why))
+
+
+# -- the emulated Pico (tools/rp2040): MicroPython's RPI_PICO UF2 on rp2040js --
+@pytest.fixture(scope="session")
+def needs_uf2():
+    """Skip (with the reason) when Node, rp2040js, the UF2 or the boot ROM is missing; under CI fail instead."""
+    from tools.rp2040 import uf2_problem
+
+    why = uf2_problem()
+    if why is not None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must run the emulated-Pico tests: " + why)
+        pytest.skip(why)
+
+
+@pytest.fixture(scope="session")
+def rp2_image(needs_uf2, tmp_path_factory):
+    """A flash image with the game deployed by tools.deploy (done once per session; copy it before booting)."""
+    from tools.rp2040 import deployed_image
+
+    return deployed_image(tmp_path_factory.mktemp("rp2040") / "deployed.img")
