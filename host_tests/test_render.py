@@ -4,7 +4,9 @@ import json
 import pytest
 from PIL import Image
 
-from tools import render
+from tools.render import cli, common, terminal, wiring
+from tools.render import frames as fr
+from tools.sim import screen
 
 
 def _frames_file(tmp_path, frames):
@@ -21,14 +23,14 @@ def _px(c=(0, 0, 0)):
 def identity_layout(monkeypatch):
     """Strip order = board order, so these tests do not depend on the firmware's layout code."""
     def fake(board_name):
-        render.load_board(board_name)
+        common.load_board(board_name)
         return lambda px: (px[:81], (px[81], px[82]))
-    monkeypatch.setattr(render, "cell_mapper", fake)
+    monkeypatch.setattr(fr, "cell_mapper", fake)
 
 
 def test_missing_file_is_a_clear_error(tmp_path):
-    with pytest.raises(render.RenderError, match="not found"):
-        render.load_frames(tmp_path / "nope.jsonl")
+    with pytest.raises(common.RenderError, match="not found"):
+        fr.load_frames(tmp_path / "nope.jsonl")
 
 
 @pytest.mark.parametrize("line,msg", [
@@ -41,31 +43,31 @@ def test_missing_file_is_a_clear_error(tmp_path):
 def test_corrupt_lines_name_the_line(tmp_path, line, msg):
     p = tmp_path / "f.jsonl"
     p.write_text(json.dumps({"t": 0, "pixels": _px()}) + "\n" + line + "\n")
-    with pytest.raises(render.RenderError, match=msg) as e:
-        render.load_frames(p)
+    with pytest.raises(common.RenderError, match=msg) as e:
+        fr.load_frames(p)
     assert "line 2" in str(e.value)
 
 
 def test_empty_and_backwards_files(tmp_path):
     p = tmp_path / "e.jsonl"
     p.write_text("\n")
-    with pytest.raises(render.RenderError, match="empty"):
-        render.load_frames(p)
+    with pytest.raises(common.RenderError, match="empty"):
+        fr.load_frames(p)
     p = _frames_file(tmp_path, [(10, _px()), (5, _px())])
-    with pytest.raises(render.RenderError, match="backwards"):
-        render.load_frames(p)
+    with pytest.raises(common.RenderError, match="backwards"):
+        fr.load_frames(p)
 
 
 def test_unknown_board():
-    with pytest.raises(render.RenderError, match="pico"):
-        render.load_board("nosuchboard")
+    with pytest.raises(common.RenderError, match="pico"):
+        common.load_board("nosuchboard")
 
 
 def test_cli_errors_exit_2_with_message(tmp_path, capsys):
-    assert render.main([str(tmp_path / "x.jsonl"), "--png", str(tmp_path / "x.png")]) == 2
+    assert cli.main(["frames", str(tmp_path / "x.jsonl"), "--png", str(tmp_path / "x.png")]) == 2
     assert "not found" in capsys.readouterr().err
     p = _frames_file(tmp_path, [(0, _px())])
-    assert render.main([str(p), "--board", "zz", "--png", str(tmp_path / "x.png")]) == 2
+    assert cli.main(["frames", str(p), "--board", "zz", "--png", str(tmp_path / "x.png")]) == 2
     assert "unknown board" in capsys.readouterr().err
 
 
@@ -73,29 +75,29 @@ def test_gamma_is_undone_and_exposure_normalises():
     g = 2.2
     v = int(round(255 * 0.25 ** g))          # a quarter level, gamma-encoded as the strip got it
     frames = [(0, [(v, v, v)] * 83)]
-    e = render.exposure_for(frames, g)
-    assert render.perceived((v, 0, 0), g, e)[0] >= 250   # brightest thing shows at full scale
-    assert render.perceived((0, 0, 0), g, e) == (0, 0, 0)
-    assert render.exposure_for([(0, [(0, 0, 0)] * 83)], g) == 1.0
+    e = screen.recording_exposure(frames, g)
+    assert screen.perceived((v, 0, 0), g, e)[0] >= 250   # brightest thing shows at full scale
+    assert screen.perceived((0, 0, 0), g, e) == (0, 0, 0)
+    assert screen.recording_exposure([(0, [(0, 0, 0)] * 83)], g) == 1.0
 
 
 def test_sample_merges_identical_frames_and_keeps_time():
     a, b = _px((1, 1, 1)), _px((2, 2, 2))
     frames = [(0, a), (500, b), (1000, b)]
-    s = render.sample(frames, fps=10)
+    s = fr.sample(frames, fps=10)
     assert [px for px, _ in s] == [a, b]
     assert s[0][1] == 500
     assert sum(d for _, d in s) == 1100 + 2500   # 11 samples of 100 ms, then the hold on the last position
-    assert render.frame_at(frames, 499)[1] is a and render.frame_at(frames, 500)[1] is b
-    with pytest.raises(render.RenderError):
-        render.sample(frames, fps=0)
+    assert fr.frame_at(frames, 499)[1] is a and fr.frame_at(frames, 500)[1] is b
+    with pytest.raises(common.RenderError):
+        fr.sample(frames, fps=0)
 
 
 def test_png_and_gif_from_frames(tmp_path, identity_layout):
     frames = [(t, _px(((t // 100) * 20 % 256, 40, 200))) for t in range(0, 1000, 100)]
     p = _frames_file(tmp_path, frames)
     png, gif = tmp_path / "b.png", tmp_path / "g.gif"
-    assert render.main([str(p), "--board", "pico", "--png", str(png), "--at", "250",
+    assert cli.main(["frames", str(p), "--board", "pico", "--png", str(png), "--at", "250",
                         "--gif", str(gif), "--fps", "5", "--pitch", "20"]) == 0
     im = Image.open(png)
     assert im.mode == "RGB" and im.width > 9 * 20
@@ -104,7 +106,7 @@ def test_png_and_gif_from_frames(tmp_path, identity_layout):
 
 
 def test_panel_lights_the_right_led():
-    panel = render.Panel(pitch=30)
+    panel = fr.Panel(pitch=30)
     cols = [(0, 0, 0)] * 83
     cols[40] = (255, 0, 0)       # e5, the centre
     cols[81] = (0, 255, 0)       # pad A's status LED at black's (bottom) edge
@@ -121,22 +123,22 @@ def test_panel_lights_the_right_led():
 @pytest.mark.parametrize("board", ["pico", "esp32s3", "sim"])
 def test_wiring_diagram_for_every_board(tmp_path, board):
     out = tmp_path / "w.png"
-    assert render.main(["wiring", "--board", board, "--out", str(out)]) == 0
+    assert cli.main(["wiring", "--board", board, "--out", str(out)]) == 0
     assert Image.open(out).size[0] == 1500
 
 
 def test_wiring_reads_pins_from_the_board():
-    b = render.load_board("pico")
-    wires, kind = render.pad_wires(b, "A")
+    b = common.load_board("pico")
+    wires, kind = wiring.pad_wires(b, "A")
     assert kind == "3x4" and [g for g, _ in wires] == list(b.PAD_A["rows"]) + list(b.PAD_A["cols"])
-    assert render.pin_name(b, 28) == "GP28 (pin 34)"
-    assert render.pin_name(render.load_board("esp32s3"), 5) == "GPIO5"
-    assert render.board_title(b) == "Raspberry Pi Pico (RP2040)"
+    assert wiring.pin_name(b, 28) == "GP28 (pin 34)"
+    assert wiring.pin_name(common.load_board("esp32s3"), 5) == "GPIO5"
+    assert wiring.board_title(b) == "Raspberry Pi Pico (RP2040)"
 
 
 def test_keypad_picture(tmp_path):
     out = tmp_path / "k.png"
-    assert render.main(["keypad", "--out", str(out)]) == 0
+    assert cli.main(["keypad", "--out", str(out)]) == 0
     assert Image.open(out).size == (1400, 1020)
 
 
@@ -144,9 +146,9 @@ def test_gif_shrinks_to_the_size_limit(tmp_path, identity_layout):
     frames = [(t * 100, [[(t * 37 + k * 11) % 256, (k * 53) % 256, (t * 91) % 256] for k in range(83)]) for t in range(4)]
     p = _frames_file(tmp_path, frames)
     big, small = tmp_path / "big.gif", tmp_path / "small.gif"
-    assert render.main([str(p), "--gif", str(big), "--pitch", "24", "--max-bytes", "100000000"]) == 0
+    assert cli.main(["frames", str(p), "--gif", str(big), "--pitch", "24", "--max-bytes", "100000000"]) == 0
     limit = big.stat().st_size // 2
-    assert render.main([str(p), "--gif", str(small), "--pitch", "24", "--max-bytes", str(limit)]) == 0
+    assert cli.main(["frames", str(p), "--gif", str(small), "--pitch", "24", "--max-bytes", str(limit)]) == 0
     assert small.stat().st_size <= limit
     assert Image.open(small).width < Image.open(big).width
 
@@ -154,10 +156,10 @@ def test_gif_shrinks_to_the_size_limit(tmp_path, identity_layout):
 @pytest.mark.parametrize("board", ["pico", "esp32s3", "sim"])
 def test_cell_mapper_uses_the_firmware_layout(board):
     from firmware.display import strip_map
-    b = render.load_board(board)
+    b = common.load_board(board)
     m = strip_map(b.MATRIX_LAYOUT, b.MATRIX_ORIGIN, b.MATRIX_ROTATION, b.STATUS_LEDS)
     px = [(k, 255 - k, 7) for k in range(83)]          # each strip LED tagged with its index
-    cells, (a, bb) = render.cell_mapper(board)(px)
+    cells, (a, bb) = fr.cell_mapper(board)(px)
     assert [c[0] for c in cells] == [m[i] for i in range(81)]
     assert (a[0], bb[0]) == (m[81], m[82])
     if board == "pico":      # serpentine from the top-left: a2 (cell 9) is the 18th LED
@@ -167,10 +169,10 @@ def test_cell_mapper_uses_the_firmware_layout(board):
 def test_terminal_screenshot(tmp_path):
     cap = tmp_path / "cap.txt"
     cap.write_text("\x1b[1mtitle\x1b[0m\n  \x1b[48;2;12;15;14m\x1b[38;2;255;0;0m●\x1b[0m ab\n")
-    rows = render.parse_ansi(cap.read_text())
+    rows = terminal.parse_ansi(cap.read_text())
     assert [c[0] for c in rows[1]] == [" ", " ", "●", " ", "a", "b"]
     assert rows[1][2][1] == (255, 0, 0) and rows[1][2][2] == (12, 15, 14) and rows[0][0][3] is True
     out = tmp_path / "t.png"
-    assert render.main(["terminal", str(cap), "--out", str(out)]) == 0
+    assert cli.main(["terminal", str(cap), "--out", str(out)]) == 0
     assert Image.open(out).width > 5 * 11   # 5 columns of text plus the window frame
-    assert render.main(["terminal", str(tmp_path / "missing.txt"), "--out", str(out)]) == 2
+    assert cli.main(["terminal", str(tmp_path / "missing.txt"), "--out", str(out)]) == 2

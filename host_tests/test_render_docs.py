@@ -20,8 +20,8 @@ def test_demo_game_script_still_plays_to_blacks_win(tmp_path):
     # The story told in demo-game.txt: c3 hatched black, e4/e5 captured, g3 egg, b3-f3 wins.
     assert rows[2] == ".BBBBBe.." and rows[3] == "......W.." and rows[5] == "....B.W.."
     assert rows[-1] == "result: black"
-    from tools import render
-    fr = render.load_frames(frames)
+    from tools.render.frames import load_frames
+    fr = load_frames(frames)
     assert fr[-1][0] >= 25500          # the moment board.png shows is inside the recording
 
 
@@ -36,20 +36,20 @@ def test_pictures_exist_and_are_small(name):
 
 
 def test_demo_command_records_captions_in_step(tmp_path):
-    from tools import render
-    frames, captions = render.record_script(DOCS / "demo-game.txt")
+    from tools.render import cli, demo
+    frames, captions = demo.record_script(DOCS / "demo-game.txt")
     assert len(captions) == 8 and captions[1][1].startswith("1. Both chose c3")
     assert [t for t, _ in captions] == sorted(t for t, _ in captions)
-    cf = render.caption_frames(frames, captions)
+    cf = demo.caption_frames(frames, captions)
     assert cf[0][1][1] == captions[0][1] and cf[-1][1][1].startswith("8.")
     out = tmp_path / "g.gif"
-    assert render.main(["demo", str(DOCS / "demo-game.txt"), "--gif", str(out), "--fps", "2", "--pitch", "20"]) == 0
+    assert cli.main(["demo", str(DOCS / "demo-game.txt"), "--gif", str(out), "--fps", "2", "--pitch", "20"]) == 0
     assert Image.open(out).n_frames > 10
 
 
 def test_demo_command_errors(tmp_path):
-    from tools import render
+    from tools.render import cli, demo
     bad = tmp_path / "bad.txt"
     bad.write_text("A move z9\n")
-    assert render.main(["demo", str(bad), "--gif", str(tmp_path / "x.gif")]) == 2
-    assert render.main(["demo", str(tmp_path / "none.txt"), "--gif", str(tmp_path / "x.gif")]) == 2
+    assert cli.main(["demo", str(bad), "--gif", str(tmp_path / "x.gif")]) == 2
+    assert cli.main(["demo", str(tmp_path / "none.txt"), "--gif", str(tmp_path / "x.gif")]) == 2

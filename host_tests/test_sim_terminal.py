@@ -9,6 +9,7 @@ import threading
 import pytest
 
 from tools.sim import terminal as st
+from tools.sim.screen import board_exposure
 
 
 class FakeDevice:
@@ -105,7 +106,7 @@ def test_feeder_across_many_small_advances():
 
 
 def test_screen_colour_undoes_gamma_and_keeps_dim_leds_visible():
-    e = st.exposure_for(Board)
+    e = board_exposure(Board)
     full = int(255 * 0.25 + 0.5)     # the firmware's LUT: 255 * level^gamma * brightness
     assert st.screen_colour((0, 0, 0), 2.2, e) == st.UNLIT
     r, g, b = st.screen_colour((full, 0, 0), 2.2, e)

@@ -147,7 +147,7 @@ def _real_sim_available():
 def leds(capture):
     """81 LED colours (board order) read back from a `capture-pane -e` of the simulator."""
     import re
-    from tools.render import parse_ansi
+    from tools.render.terminal import parse_ansi
     out = {}
     for row in parse_ansi(capture):
         text = "".join(c[0] for c in row)

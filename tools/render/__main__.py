@@ -1,6 +1,6 @@
-"""`python -m tools.render SUBCOMMAND`: pictures of frames, wiring, the key scheme, terminal screens and the demo game."""
+"""`python -m tools.render COMMAND`: see tools/render/cli.py."""
 import sys
 
-from tools.render import main
+from tools.render.cli import main
 
 sys.exit(main())

@@ -7,6 +7,8 @@ import signal
 import sys
 import time
 
+from tools.sim.screen import board_exposure, board_gamma, perceived
+
 # ---------------------------------------------------------------- keys
 
 # Both hands rest on the same 3x3 shape the pads have, so "top-left key" is
@@ -211,29 +213,16 @@ def bg(c):
 
 
 def screen_colour(rgb, gamma, exposure):
-    """Strip value -> terminal colour: undo the LED gamma (the terminal is already perceptual) and expose.
-
-    Unlit LEDs are drawn as a dark package so the matrix is readable.
-    """
+    """Strip value -> terminal colour (tools/sim/screen.py decodes it); unlit LEDs are drawn as a dark package so the matrix is readable."""
     if rgb[0] == 0 and rgb[1] == 0 and rgb[2] == 0:
         return UNLIT
-    out = []
-    for v in rgb:
-        x = (v / 255.0) ** (1.0 / gamma) * exposure if v else 0.0
-        out.append(min(255, int(round(x * 255))))
+    out = perceived(rgb, gamma, exposure)
     # Very dim LEDs (the block grid on empty cells) must still differ from unlit ones.
     m = max(out)
     if m < 72:
         k = 72.0 / max(m, 1)
-        out = [min(255, int(v * k)) for v in out]
-    return tuple(out)
-
-
-def exposure_for(board):
-    """LEDs are driven at BRIGHTNESS (default 0.25) of full scale; show full scale as full terminal colour."""
-    b = float(getattr(board, "BRIGHTNESS", 0.25)) or 0.25
-    g = float(getattr(board, "GAMMA", 2.2)) or 1.0
-    return min(8.0, 1.0 / (b ** (1.0 / g)))
+        out = tuple(min(255, int(v * k)) for v in out)
+    return out
 
 
 COLS = "abcdefghi"
@@ -434,8 +423,8 @@ def play(device, mode, board, title, in_fd, out_fd, fps=30, clock=time.monotonic
     terminal is silent, so keys typed while the firmware boots are not echoed.
     """
     term = Terminal(in_fd, out_fd)
-    gamma = float(getattr(board, "GAMMA", 2.2)) or 1.0
-    exposure = exposure_for(board)
+    gamma = board_gamma(board)
+    exposure = board_exposure(board)
     led = "●" if _utf8_ok() else "o"
     feeder = KeyFeeder()
     resized = [True]
