@@ -1,7 +1,16 @@
-"""Board config: ESP32-S3 DevKitC-1 build — wiring and settings only, no code."""
+"""Board config: ESP32-S3-DevKitC-1-N8R8 build — wiring and board facts only, no code."""
 NAME = "esp32s3"
-# GPIOs avoid the strapping pins (0, 3, 45, 46), USB (19, 20), the octal
-# flash/PSRAM pins (26-37) and the DevKitC's own RGB LED (38 or 48).
+PLATFORM = "esp32"             # sys.platform of the MicroPython port (deploy refuses another port)
+# USB vendor ids: Espressif (the native USB port, 0x303A) and the DevKitC's
+# UART bridge (Silicon Labs CP210x 0x10C4, or WCH CH343/CH9102 0x1A86).
+USB_VIDS = (0x303A, 0x10C4, 0x1A86)
+CHIP = "esp32s3"               # pin table in boards/_chips.py
+RESERVED_PINS = {              # the N8R8 module's octal PSRAM takes GPIO33-37; the DevKitC's RGB LED
+    33: "octal PSRAM (N8R8 module)", 34: "octal PSRAM (N8R8 module)", 35: "octal PSRAM (N8R8 module)",
+    36: "octal PSRAM (N8R8 module)", 37: "octal PSRAM (N8R8 module)",
+    38: "the DevKitC-1 v1.1's RGB LED", 48: "the DevKitC-1 v1.0's RGB LED",
+}
+# GPIOs also avoid the strapping pins (0, 3, 45, 46) and UART0 (43, 44).
 LED_PIN = 5                    # GPIO5 -> 74AHCT125 (5 V) -> 330 ohm -> DIN
 LED_COUNT = 83
 MATRIX_LAYOUT = "serpentine"
@@ -12,10 +21,15 @@ GAMMA = 2.2
 STATUS_LEDS = (81, 82)
 CURRENT_BUDGET_MA = 500
 MA_PER_CHANNEL = 20
+IDLE_MA_PER_LED = 1            # WS2812B: about 1 mA each even when dark
+CONTROLLER_MA = 100            # ESP32-S3 at 240 MHz, radio off (~40-60 mA) + the DevKitC's LED and UART bridge
 BRIGHTNESS = 0.25
+# Pads: Adafruit 1824 keypads, connector pins 1..7 in order to
+# GPIO 1, 2, 42, 41, 40, 39, 47 (pad A) and 4, 6, 7, 15, 16, 17, 18 (pad B);
+# the 1824's pins are C2 R1 C1 R4 C3 R3 R2 (see boards/pico.py).
 KEYPAD_TYPE = "matrix3x4"
-PAD_A = {"rows": (1, 2, 42, 41), "cols": (40, 39, 47)}
-PAD_B = {"rows": (4, 6, 7, 15), "cols": (16, 17, 18)}
+PAD_A = {"part": "adafruit-1824", "rows": (2, 47, 39, 41), "cols": (42, 1, 40)}
+PAD_B = {"part": "adafruit-1824", "rows": (6, 18, 17, 15), "cols": (7, 4, 16)}
 PAD_B_ROTATED = True
 BUZZER_PIN = 21
 STORAGE_DIR = "/"

@@ -1,5 +1,14 @@
-"""Board config: Raspberry Pi Pico (RP2040) reference build — wiring and settings only, no code."""
+"""Board config: Raspberry Pi Pico (RP2040) reference build — wiring and board facts only, no code."""
 NAME = "pico"
+PLATFORM = "rp2"               # sys.platform of the MicroPython port (deploy refuses another port)
+USB_VIDS = (0x2E8A,)           # Raspberry Pi's USB vendor id (deploy/play find the board by it)
+CHIP = "rp2040"                # pin table in boards/_chips.py
+RESERVED_PINS = {              # GPIOs the Pico itself uses (Pico datasheet, section 2.1)
+    23: "the Pico's SMPS power-save control",
+    24: "the Pico's VBUS sense",
+    25: "the Pico's on-board LED",
+    29: "the Pico's VSYS/3 measurement (ADC3)",
+}
 # LEDs: 81-pixel 9x9 matrix, then pad A's and pad B's status LED on the same chain.
 LED_PIN = 28                   # GP28 -> 74AHCT125 (5 V) -> 330 ohm -> DIN
 LED_COUNT = 83
@@ -9,13 +18,23 @@ MATRIX_ROTATION = 0            # 0/90/180/270 clockwise, applied after origin/la
 COLOR_ORDER = "GRB"            # WS2812B
 GAMMA = 2.2
 STATUS_LEDS = (81, 82)         # strip indices of pad A's and pad B's status LED
-CURRENT_BUDGET_MA = 500        # USB default; every frame is scaled to stay inside it
+# Power: the whole board stays inside CURRENT_BUDGET_MA. The LEDs get what is
+# left after every LED's idle draw and the controller's (firmware/display.py).
+CURRENT_BUDGET_MA = 500        # USB default; raise it only with a supply that delivers it
 MA_PER_CHANNEL = 20            # WS2812B: about 20 mA per colour channel at full
+IDLE_MA_PER_LED = 1            # WS2812B: about 1 mA each even when dark (83 mA for 83 LEDs)
+CONTROLLER_MA = 40             # RP2040 busy at 125 MHz (~25 mA) + flash, 74AHCT125, pull-ups, piezo
 BRIGHTNESS = 0.25              # default global brightness (0.02 .. 1.0)
-# Pads: 3x4 membrane keypads; rows are driven low one at a time, columns pulled up.
+# Pads: two Adafruit 1824 phone-style 3x4 keypads (firmware/keypad.py PARTS).
+# Keypad connector pins 1..7 go to GP2..GP8 (pad A) and GP10..GP16 (pad B) in
+# order; on the 1824 rows and columns alternate, so:
+#   connector pin:  1    2    3    4    5    6    7
+#   1824 signal:    C2   R1   C1   R4   C3   R3   R2
+# For a generic membrane 3x4 keypad (pins 1-4 rows, 5-7 columns) on the same
+# wires use {"part": "membrane-3x4", "rows": (2, 3, 4, 5), "cols": (6, 7, 8)}.
 KEYPAD_TYPE = "matrix3x4"      # or "matrix4x4" (add a 4th column pin), "direct"
-PAD_A = {"rows": (2, 3, 4, 5), "cols": (6, 7, 8)}         # black, keypad pins 1..7 -> GP2..GP8
-PAD_B = {"rows": (10, 11, 12, 13), "cols": (14, 15, 16)}  # white, keypad pins 1..7 -> GP10..GP16
+PAD_A = {"part": "adafruit-1824", "rows": (3, 8, 7, 5), "cols": (4, 2, 6)}       # black
+PAD_B = {"part": "adafruit-1824", "rows": (11, 16, 15, 13), "cols": (12, 10, 14)}  # white
 PAD_B_ROTATED = True           # pad B's 3x3 grid turned 180 deg (players sit opposite)
-BUZZER_PIN = 22                # piezo via 100 ohm; None if not fitted
+BUZZER_PIN = 22                # passive piezo via 100 ohm; None if not fitted
 STORAGE_DIR = "/"              # settings.json / scores.json / error.log live here

@@ -1,5 +1,6 @@
-"""Board config: the virtual board used by tools/sim/ and the tests (pico wiring, direct buttons on pad B to exercise both pad types)."""
+"""Board config: the virtual board used by tools/sim/ and the tests (an RP2040 with other wiring: a 4x4 membrane on pad A, direct buttons on pad B, to exercise every pad type)."""
 NAME = "sim"
+CHIP = "rp2040"
 LED_PIN = 28
 LED_COUNT = 83
 MATRIX_LAYOUT = "progressive"
@@ -10,9 +11,11 @@ GAMMA = 2.2
 STATUS_LEDS = (81, 82)
 CURRENT_BUDGET_MA = 500
 MA_PER_CHANNEL = 20
+IDLE_MA_PER_LED = 1
+CONTROLLER_MA = 40
 BRIGHTNESS = 0.25
 KEYPAD_TYPE = "matrix4x4"
-PAD_A = {"rows": (2, 3, 4, 5), "cols": (6, 7, 8, 9)}
+PAD_A = {"part": "membrane-4x4", "rows": (2, 3, 4, 5), "cols": (6, 7, 8, 9)}
 # Pad B: 11 direct buttons, keys 1..9, *, # (pressed = pulled to ground).
 PAD_B_TYPE = "direct"
 PAD_B = {"pins": (10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)}

@@ -1,4 +1,4 @@
-"""LED output: colour codes per pixel -> strip buffer through a wire-order table (layout, colour order, gamma, brightness, power cap); one write() per frame."""
+"""LED output: colour codes per pixel -> strip buffer through a wire-order table (layout, colour order, gamma, brightness, whole-board power cap); one write() per frame. The home of the strip map and colour-order decoding."""
 from array import array
 
 from engine._compat import const
@@ -66,9 +66,23 @@ def strip_map(layout, origin, rotation, status=(81, 82)):
     return m
 
 
-def code(colour, level):
-    """Colour code of palette colour 0..7 at level 0..15 (15 = full)."""
-    return (colour << 4) | level
+def color_offsets(order):
+    """(r, g, b) byte offsets within one pixel's wire bytes for a COLOR_ORDER such as "GRB" (ValueError if not a permutation of RGB)."""
+    if not isinstance(order, str) or len(order) != 3 or sorted(order) != ["B", "G", "R"]:
+        raise ValueError("COLOR_ORDER must be a permutation of RGB, not %r" % (order,))
+    return (order.index("R"), order.index("G"), order.index("B"))
+
+
+def led_share_ma(cfg):
+    """The current the LEDs may draw when lit: the board's budget minus every LED's idle draw and the controller's (ValueError if none is left)."""
+    budget = getattr(cfg, "CURRENT_BUDGET_MA", 500)
+    idle = getattr(cfg, "LED_COUNT", NPIX) * getattr(cfg, "IDLE_MA_PER_LED", 1)
+    ctrl = getattr(cfg, "CONTROLLER_MA", 100)
+    share = budget - idle - ctrl
+    if share <= 0:
+        raise ValueError("CURRENT_BUDGET_MA %d leaves nothing for the LEDs after %d mA idle (LED_COUNT x IDLE_MA_PER_LED) "
+                         "and %d mA for the controller (CONTROLLER_MA)" % (budget, idle, ctrl))
+    return share
 
 
 class Display:
@@ -80,10 +94,7 @@ class Display:
 
     def __init__(self, np, cfg):
         self.np = np
-        order = getattr(cfg, "COLOR_ORDER", "GRB")
-        if len(order) != 3 or sorted(order) != ["B", "G", "R"]:
-            raise ValueError("COLOR_ORDER must be a permutation of RGB, not %r" % (order,))
-        self.pos = bytes((order.index("R"), order.index("G"), order.index("B")))
+        self.pos = bytes(color_offsets(getattr(cfg, "COLOR_ORDER", "GRB")))
         m = strip_map(
             getattr(cfg, "MATRIX_LAYOUT", "serpentine"),
             getattr(cfg, "MATRIX_ORIGIN", "top-left"),
@@ -97,11 +108,16 @@ class Display:
             self.m3[i] = m[i] * 3
         self.gamma = getattr(cfg, "GAMMA", 2.2)
         self.ma_per_channel = getattr(cfg, "MA_PER_CHANNEL", 20)
+        if self.ma_per_channel <= 0:
+            raise ValueError("MA_PER_CHANNEL must be positive")
+        # The whole board stays inside CURRENT_BUDGET_MA: every WS2812B draws
+        # ~1 mA even when dark and the controller its own, so the lit LEDs get
+        # only what is left (500 - 83 - 40 = 377 mA on a Pico over USB).
         self.budget_ma = getattr(cfg, "CURRENT_BUDGET_MA", 500)
-        if self.budget_ma <= 0 or self.ma_per_channel <= 0:
-            raise ValueError("CURRENT_BUDGET_MA and MA_PER_CHANNEL must be positive")
-        # Channel-sum limit: sum(v) * mA/255 <= budget  <=>  sum(v) * mA <= budget * 255.
-        self.limit = self.budget_ma * 255
+        self.share_ma = led_share_ma(cfg)
+        self.base_ma = self.budget_ma - self.share_ma  # idle LEDs + controller, drawn whatever is shown
+        # Channel-sum limit: sum(v) * mA/255 <= share  <=>  sum(v) * mA <= share * 255.
+        self.limit = self.share_ma * 255
         self.cur = bytearray(NPIX)  # code of each pixel now in the buffer (0 = off)
         self.wire = bytearray(NCODES * 3)  # code -> 3 bytes in wire order
         self.csum = array("H", [0] * NCODES)  # code -> channel sum of its wire bytes (<= 765)
@@ -109,7 +125,7 @@ class Display:
         self.sum = 0  # channel sum of the whole buffer
         self.q = 256  # power-cap scale (256 = none)
         self.brightness = 0.0
-        self.last_ma = 0  # estimated current of the last frame written
+        self.last_ma = 0  # estimated current of the lit LEDs in the last frame written (add base_ma for the board)
         self.capped = 0  # frames written with the cap active (q < 256)
         self.rescales = 0  # table rebuilds forced by the cap
         buf = np.buf
@@ -187,9 +203,6 @@ class Display:
             buf[j + 2] = w[k + 2]
             self.sum += self.csum[c] - self.csum[old]
 
-    def get(self, i):
-        return self.cur[i]
-
     def show(self):
         """Power cap, then one write() (~16,500 fuel without a rescale). The cap keeps sum * mA/255 within the budget on every frame:
         over it, the table is rebuilt at a lower scale (rare: the sum changes a few pixels at a time);
@@ -218,7 +231,3 @@ class Display:
             self.capped += 1
         self.last_ma = (self.sum * mpc) // 255
         self.np.write()
-
-    def clear(self):
-        for i in range(NPIX):
-            self.put(i, 0)

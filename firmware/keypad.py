@@ -1,13 +1,31 @@
-"""Keypad scanning (matrix: rows driven low one at a time, columns pulled up; or direct buttons), debounced into a preallocated event ring."""
+"""Keypad parts, wiring and scanning (matrix: open-drain rows pulled low one at a time, columns pulled up; or direct buttons), debounced into a preallocated event ring."""
 from engine._compat import const
 
+# Key layouts, row-major: the one home (fakes, the virtual board and tools import them).
 KEYS_3X4 = "123456789*0#"
 KEYS_4X4 = "123A456B789C*0#D"
 KEYS_DIRECT = "123456789*#"
+KINDS = ("matrix3x4", "matrix4x4", "direct")
+
+# Keypad parts: name -> (kind, connector pins of rows R1.., connector pins of columns C1..).
+# Connector pins are numbered as printed on the part, 1 at the left seen from the front.
+# - adafruit-1824 (phone-style 3x4): rows and columns alternate. Adafruit's
+#   CircuitPython example wires connector pin n to D(n-1) and scans
+#   rows = D1, D6, D5, D3 and cols = D2, D0, D4, i.e. rows = pins 2, 7, 6, 4 and
+#   cols = pins 3, 1, 5 (github.com/adafruit/Adafruit_CircuitPython_MatrixKeypad
+#   examples/matrixkeypad_simpletest.py; learn.adafruit.com/matrix-keypad).
+# - membrane-3x4 / membrane-4x4 (the common flat membrane pads, e.g. Adafruit
+#   419/3844): pins 1-4 are rows R1-R4, then the columns.
+PARTS = {
+    "adafruit-1824": ("matrix3x4", (2, 7, 6, 4), (3, 1, 5)),
+    "membrane-3x4": ("matrix3x4", (1, 2, 3, 4), (5, 6, 7)),
+    "membrane-4x4": ("matrix4x4", (1, 2, 3, 4), (5, 6, 7, 8)),
+}
 
 # A new level must be seen on this many consecutive scans before it counts.
-# With the 10 ms tick that is 10-20 ms: longer than a membrane key's bounce
-# (1-5 ms), far shorter than the quickest deliberate press (~60 ms).
+# Scans run every firmware tick (10 ms), so that is 10-20 ms: longer than a
+# membrane key's bounce (1-5 ms), far shorter than the quickest deliberate
+# press (~60 ms).
 _DEBOUNCE = const(2)
 _RING = const(128)  # events; 64 presses: more than anyone types during the longest animation
 _RING_MASK = const(127)
@@ -59,7 +77,14 @@ class EventRing:
 
 
 class Keypad:
-    """One pad. `rows` are output pins (None for direct), `cols` input pins with pull-up; `keys` names the contacts row-major."""
+    """One pad. `rows` are open-drain output pins (None for direct), `cols` input pins with pull-up; `keys` names the contacts row-major.
+
+    Rows are open drain (Pin.OPEN_DRAIN: value(0) pulls low, value(1) lets go),
+    so a row is never driven high: two keys held in one column join two rows,
+    and with push-pull rows that would short a high output to a low one.
+    MicroPython's rp2 port simulates open drain by switching the pin's output
+    enable (ports/rp2/machine_pin.c); the esp32 port has it in hardware.
+    """
 
     def __init__(self, rows, cols, keys, pad_bit):
         self.rows = rows
@@ -70,14 +95,11 @@ class Keypad:
         self.n = n
         self.stable = bytearray(n)  # debounced state, 1 = pressed
         self.count = bytearray(n)  # consecutive scans that disagreed with `stable`
+        self.raw = bytearray(n)  # this scan's raw reading (ghost check)
         self.active = False  # a key is down or still settling: scan every row
         if rows is not None:
             for r in rows:
                 r.value(0)  # between scans all rows rest low: any press pulls its column low
-
-    def index(self, ch):
-        """Key index of character `ch`, or -1."""
-        return self.keys.find(ch)
 
     def _seen(self, k, raw, ring):
         # Debounce one key: accept a new level after _DEBOUNCE agreeing scans.
@@ -98,9 +120,17 @@ class Keypad:
 
         Between scans every row rests low, so "is anything pressed?" is one
         read per column; only then (or while a key is down or settling) are
-        the rows driven low one at a time, the others high, to find the key.
+        the rows pulled low one at a time, the others released, to find the
+        key. A released row is pulled back up through the key and the
+        column's pull-up (~50 kohm x ~20 pF: about 1 us, less than one pin call).
         Idle cost: 3 pin reads instead of 20 pin calls (~30k instead of ~75k
         fuel per pad with Python stub pins, tools/bench/firmware.py).
+
+        Ghosting: three keys held in an L (two in one row, two in one column)
+        make the fourth corner of that rectangle read pressed too; no scan
+        can tell which of the four is not held, so while a rectangle shows,
+        its four keys keep their debounced state (a ghost is never reported,
+        and the held keys stay held).
         """
         cols = self.cols
         nc = len(cols)
@@ -120,24 +150,50 @@ class Keypad:
             else:
                 return  # nothing pressed, nothing settling
         nr = len(rows)
+        raw = self.raw
         for r in range(nr):
-            rows[r].value(1)
-        act = False
+            rows[r].value(1)  # let every row go
         k = 0
+        down = 0
         for r in range(nr):
             row = rows[r]
-            row.value(0)  # this row low, the others high
+            row.value(0)  # only this row is pulled low
             for c in range(nc):
-                raw = 1 - cols[c].value()  # pulled up: 0 = a pressed key joins this column to the low row
-                if raw != st[k] or cnt[k]:
-                    self._seen(k, raw, ring)
-                if st[k] or cnt[k]:
-                    act = True
+                v = 1 - cols[c].value()  # pulled up: 0 = a pressed key joins this column to the low row
+                raw[k] = v
+                down += v
                 k += 1
             row.value(1)
         for r in range(nr):
             rows[r].value(0)  # rest low again
+        if down >= 3:
+            self._ghosts(nr, nc)
+        act = False
+        for k in range(nr * nc):
+            v = raw[k]
+            if v > 1:  # part of a rectangle: hold the debounced state
+                cnt[k] = 0
+            elif v != st[k] or cnt[k]:
+                self._seen(k, v, ring)
+            if st[k] or cnt[k] or v:
+                act = True
         self.active = act
+
+    def _ghosts(self, nr, nc):
+        # Mark (raw = 2) every key on a rectangle of pressed readings: rows a, b
+        # sharing two pressed columns. Runs only with 3+ keys read down (rare).
+        raw = self.raw
+        for a in range(nr - 1):
+            for b in range(a + 1, nr):
+                shared = 0
+                for c in range(nc):
+                    if raw[a * nc + c] and raw[b * nc + c]:
+                        shared += 1
+                if shared >= 2:
+                    for c in range(nc):
+                        if raw[a * nc + c] and raw[b * nc + c]:
+                            raw[a * nc + c] = 2
+                            raw[b * nc + c] = 2
 
     def held(self, ch):
         """True while key `ch` is (debounced) down."""
@@ -145,20 +201,73 @@ class Keypad:
         return k >= 0 and self.stable[k] == 1
 
 
-def make_keypad(kind, spec, Pin, pad_bit):
-    """Build a Keypad from a board's pad spec; `Pin` is machine.Pin (or the host fake)."""
+def wiring(kind, spec):
+    """(rows, cols, keys) of one pad spec from a board file, checked; rows is None for direct buttons (allocates; setup only).
+
+    Matrix: {"rows": GPIOs of R1.., "cols": GPIOs of C1.., optional "part":
+    a name in PARTS, optional "keys": row-major key string}. Direct:
+    {"pins": 11 GPIOs for 1-9, *, #}. Bad specs raise ValueError in one line.
+    """
+    if kind not in KINDS:
+        raise ValueError("unknown KEYPAD_TYPE %r; use %s" % (kind, ", ".join(KINDS)))
     if kind == "direct":
-        pins = spec["pins"]
-        if len(pins) != len(KEYS_DIRECT):
-            raise ValueError("direct pad needs %d pins (1-9, *, #), got %d" % (len(KEYS_DIRECT), len(pins)))
-        cols = [Pin(p, Pin.IN, Pin.PULL_UP) for p in pins]
-        return Keypad(None, cols, KEYS_DIRECT, pad_bit)
-    if kind not in ("matrix3x4", "matrix4x4"):
-        raise ValueError("unknown KEYPAD_TYPE %r; use matrix3x4, matrix4x4 or direct" % (kind,))
+        pins = spec.get("pins")
+        if pins is None or len(pins) != len(KEYS_DIRECT):
+            raise ValueError("direct pad needs %d pins (1-9, *, #), got %d" % (len(KEYS_DIRECT), len(pins or ())))
+        return None, tuple(pins), KEYS_DIRECT
     ncols = 4 if kind == "matrix4x4" else 3
-    if len(spec["rows"]) != 4 or len(spec["cols"]) != ncols:
+    part = spec.get("part")
+    if part is not None:
+        if part not in PARTS:
+            raise ValueError("unknown keypad part %r; known parts: %s" % (part, ", ".join(sorted(PARTS))))
+        if PARTS[part][0] != kind:
+            raise ValueError("keypad part %s is a %s pad, but the board says %s" % (part, PARTS[part][0], kind))
+    rows = spec.get("rows") or ()
+    cols = spec.get("cols") or ()
+    if len(rows) != 4 or len(cols) != ncols:
         raise ValueError("%s pad needs 4 row pins and %d column pins" % (kind, ncols))
     keys = spec.get("keys") or (KEYS_4X4 if ncols == 4 else KEYS_3X4)
-    rows = [Pin(p, Pin.OUT, value=1) for p in spec["rows"]]
-    cols = [Pin(p, Pin.IN, Pin.PULL_UP) for p in spec["cols"]]
+    if len(keys) != 4 * ncols:
+        raise ValueError("%s pad needs %d keys, got %r" % (kind, 4 * ncols, keys))
+    return tuple(rows), tuple(cols), keys
+
+
+def contacts(kind, spec):
+    """{key char: (row GPIO or None for a direct button, column GPIO)}: which pins each key joins (host fakes, tools)."""
+    rows, cols, keys = wiring(kind, spec)
+    out = {}
+    if rows is None:
+        for i in range(len(keys)):
+            out[keys[i]] = (None, cols[i])
+        return out
+    nc = len(cols)
+    for i in range(len(keys)):
+        out[keys[i]] = (rows[i // nc], cols[i % nc])
+    return out
+
+
+def connector(kind, spec):
+    """[(connector pin, GPIO, "R1".."C4")] in connector order for a pad that names its part, else [] (README tables, diagrams)."""
+    part = spec.get("part")
+    if part is None or kind == "direct":
+        return []
+    rows, cols, _ = wiring(kind, spec)
+    _, prow, pcol = PARTS[part]
+    out = []
+    for i in range(len(prow)):
+        out.append((prow[i], rows[i], "R%d" % (i + 1)))
+    for i in range(len(pcol)):
+        out.append((pcol[i], cols[i], "C%d" % (i + 1)))
+    out.sort()
+    return out
+
+
+def make_keypad(kind, spec, Pin, pad_bit):
+    """Build a Keypad from a board's pad spec; `Pin` is machine.Pin (or the host fake)."""
+    rows, cols, keys = wiring(kind, spec)
+    if rows is None:
+        return Keypad(None, [Pin(p, Pin.IN, Pin.PULL_UP) for p in cols], keys, pad_bit)
+    # value=0 first: the rows rest low between scans (see Keypad.scan).
+    rows = [Pin(p, Pin.OPEN_DRAIN, value=0) for p in rows]
+    cols = [Pin(p, Pin.IN, Pin.PULL_UP) for p in cols]
     return Keypad(rows, cols, keys, pad_bit)

@@ -207,7 +207,7 @@ def test_every_frame_within_current_budget_at_full_brightness():
     assert dev.frames
     worst = 0
     for _, raw in dev.frames:
-        ma = sum(raw) * cfg.MA_PER_CHANNEL / 255
+        ma = sum(raw) * cfg.MA_PER_CHANNEL / 255 + cfg.LED_COUNT * cfg.IDLE_MA_PER_LED + cfg.CONTROLLER_MA  # whole board
         worst = max(worst, ma)
         assert ma <= cfg.CURRENT_BUDGET_MA + 1e-9
     assert dev.app.disp.capped > 0  # the cap was really exercised

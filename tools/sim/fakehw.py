@@ -1,4 +1,4 @@
-"""Host fakes of machine.Pin, neopixel.NeoPixel and time (virtual clock) with pin-level keypad emulation; runs on CPython and MicroPython."""
+"""Host fakes as strict as the chips: machine.Pin (pin table, open drain, pulls), switch-matrix keypads as nets (shorts and floating reads are errors), neopixel.NeoPixel, a virtual clock; runs on CPython and MicroPython."""
 # This file is uploaded into the MicroPython guest too (tools/sim/
 # --runtime micropython), so it sticks to the common subset: no f-strings,
 # no dataclasses, no typing.
@@ -53,32 +53,56 @@ class Clock:
         return self.now
 
 
+class ShortCircuit(RuntimeError):
+    """Two outputs drive one net to opposite levels (on a real board: a short through the keys, a reading between levels)."""
+
+
+class FloatingRead(RuntimeError):
+    """An input was read while nothing drives or pulls its net (a real pin would read noise)."""
+
+
 class FakePin:
-    """One GPIO: output pins remember their level; input pins ask the board (pull-up, keypads)."""
+    """One GPIO as the chip has it: a mode (IN, OUT push-pull, OPEN_DRAIN), a pull, an output latch; reads return its net's level."""
 
     def __init__(self, board, pin_id, mode, pull, value):
+        why = board.pin_problem(pin_id)
+        if why is not None:
+            raise ValueError("invalid pin %r: %s" % (pin_id, why))
         self.board = board
         self.id = pin_id
-        self.mode = mode
-        self.pull = pull
-        self.level = 1 if value is None else (1 if value else 0)
+        self.mode = PinFactory.IN
+        self.pull = None
+        self.level = 0
         board.pins[pin_id] = self
+        self.init(mode, pull, value)
 
     def init(self, mode=-1, pull=-1, value=None):
+        if value is not None:
+            self.level = 1 if value else 0  # the latch is set before the pin starts driving, as on the chips
         if mode != -1:
+            if mode not in (PinFactory.IN, PinFactory.OUT, PinFactory.OPEN_DRAIN):
+                raise ValueError("invalid pin mode %r" % (mode,))
             self.mode = mode
         if pull != -1:
+            if pull not in (None, PinFactory.PULL_UP, PinFactory.PULL_DOWN):
+                raise ValueError("invalid pull %r" % (pull,))
             self.pull = pull
-        if value is not None:
-            self.value(value)
+        self.board.driven(self)
+
+    def drive(self):
+        """The level this pin forces on its net: 0/1, or -1 when it only listens (input, released open drain)."""
+        if self.mode == PinFactory.OUT:
+            return self.level
+        if self.mode == PinFactory.OPEN_DRAIN and self.level == 0:
+            return 0
+        return -1
 
     def value(self, v=None):
         if v is None:
-            if self.mode == PinFactory.OUT:
-                return self.level
             return self.board.read(self.id)
         self.level = 1 if v else 0
-        if self.board.on_pin is not None:
+        self.board.driven(self)
+        if self.board.on_pin is not None and self.mode == PinFactory.OUT:
             self.board.on_pin(self.id, self.level)
         return None
 
@@ -99,7 +123,7 @@ class FakePin:
 
 
 class PinFactory:
-    """Stands in for the machine.Pin class: Pin(id, mode, pull, value=...) plus the mode constants."""
+    """Stands in for the machine.Pin class: Pin(id, mode, pull, value=...) plus the mode constants (rp2's numbers)."""
 
     IN = 0
     OUT = 1
@@ -111,6 +135,10 @@ class PinFactory:
         self.board = board
 
     def __call__(self, pin_id, mode=-1, pull=-1, value=None):
+        old = self.board.pins.get(pin_id)
+        if old is not None:  # machine.Pin(n) is the same GPIO again: reconfigure it
+            old.init(mode, pull, value)
+            return old
         return FakePin(self.board, pin_id, mode, pull, value)
 
 
@@ -159,29 +187,20 @@ class NeoPixelFactory:
         return FakeNeoPixel(self.board, pin, n, bpp, timing)
 
 
-KEYS_3X4 = "123456789*0#"
-KEYS_4X4 = "123A456B789C*0#D"
-KEYS_DIRECT = "123456789*#"
+GND = "GND"  # the net a direct button closes to
 
 
 class PadModel:
-    """Which keys of one pad are physically closed, and which pins they connect (matrix or direct)."""
+    """Which keys of one pad are physically closed, and which two nets each joins (firmware/keypad.py contacts())."""
 
     def __init__(self, kind, spec):
+        from firmware.keypad import contacts
+
         self.kind = kind
         self.closed = {}  # key char -> True while the contact is closed
-        self.where = {}  # key char -> (row pin, col pin) or (None, pin)
-        if kind == "direct":
-            pins = spec["pins"]
-            for i in range(len(KEYS_DIRECT)):
-                self.where[KEYS_DIRECT[i]] = (None, pins[i])
-        else:
-            rows = spec["rows"]
-            cols = spec["cols"]
-            keys = spec.get("keys") or (KEYS_4X4 if len(cols) == 4 else KEYS_3X4)
-            for r in range(len(rows)):
-                for c in range(len(cols)):
-                    self.where[keys[r * len(cols) + c]] = (rows[r], cols[c])
+        self.where = {}  # key char -> (row pin or GND, col pin)
+        for key, (row, col) in contacts(kind, spec).items():
+            self.where[key] = (GND if row is None else row, col)
 
     def set(self, key, closed):
         if key not in self.where:
@@ -193,14 +212,24 @@ class PadModel:
 
 
 class FakeBoard:
-    """The virtual board: pins, LED strip, clock and both pads, wired as a board config says."""
+    """The virtual board: pins (refused as the board's chip would), LED strip, clock and both pads as switch matrices, wired as a board config says.
 
-    def __init__(self, cfg, clock=None):
+    Electrically: every closed key joins two nets (a row and a column pin, or a
+    direct button's pin and GND). A net's level comes from what drives it
+    (push-pull outputs, open-drain outputs pulled low, GND), else from pulls;
+    two drivers at opposite levels are a short (`shorts`, and ShortCircuit
+    raised when `strict`), an input on a net nothing drives or pulls reads
+    as FloatingRead.
+    """
+
+    def __init__(self, cfg, clock=None, strict=True):
         self.cfg = cfg
         self.clock = clock or Clock()
+        self.strict = strict
         self.pins = {}
         self.np = None
-        self.on_pin = None  # callback(pin_id, level) for output pins (buzzer checks)
+        self.shorts = []  # (t_ms, description) of every short seen
+        self.on_pin = None  # callback(pin_id, level) for push-pull output pins (buzzer checks)
         self.on_frame = None  # callback(t_ms, wire_bytes)
         self.Pin = PinFactory(self)
         self.NeoPixel = NeoPixelFactory(self)
@@ -209,26 +238,115 @@ class FakeBoard:
             PadModel(getattr(cfg, "PAD_A_TYPE", kind), cfg.PAD_A),
             PadModel(getattr(cfg, "PAD_B_TYPE", kind), cfg.PAD_B),
         )
+        self._net = {}  # pin (or GND) -> tuple of every member of its net, for pins joined by closed keys
         self.events = []  # pending (t, seq, pad, key, closed), kept sorted
         self._seq = 0
 
     # -- pins -------------------------------------------------------------
-    def read(self, pin_id):
-        """Level of an input pin: pulled up unless a closed key connects it to a row driven low (or to ground)."""
+    def pin_problem(self, pin_id):
+        """Why the board's chip would refuse this pin (boards/_chips.py), or None."""
+        from boards._chips import board_pin_problem
+
+        return board_pin_problem(self.cfg, pin_id)
+
+    def _rejoin(self):
+        # Nets after a key change: union-find over the closed contacts (allocates; only on key changes).
+        parent = {}
+
         for pad in self.pads:
             for key in pad.closed:
-                row, col = pad.where[key]
-                if col != pin_id:
-                    continue
-                if row is None:
-                    return 0
-                rp = self.pins.get(row)
-                if rp is not None and rp.mode == PinFactory.OUT and rp.level == 0:
-                    return 0
-        p = self.pins.get(pin_id)
-        if p is not None and p.pull == PinFactory.PULL_DOWN:
+                a, b = pad.where[key]
+                ra = _root(parent, a)
+                rb = _root(parent, b)
+                if ra != rb:
+                    parent[ra] = rb
+        groups = {}
+        for x in parent:
+            r = _root(parent, x)
+            if r in groups:
+                groups[r].append(x)
+            else:
+                groups[r] = [x]
+        net = {}
+        for r in groups:
+            members = tuple(groups[r])
+            for x in members:
+                net[x] = members
+        self._net = net
+        for members in groups.values():
+            self._level(tuple(members), False)
+
+    def _level(self, members, reading=True):
+        # Level of one net: drivers first, then pulls. Shorts are recorded (and raised if strict).
+        lo = None
+        hi = None
+        up = False
+        down = False
+        for m in members:
+            if m == GND:
+                lo = GND
+                continue
+            p = self.pins.get(m)
+            if p is None:
+                continue
+            d = p.drive()
+            if d == 0 and lo is None:
+                lo = m
+            elif d == 1 and hi is None:
+                hi = m
+            if p.pull == PinFactory.PULL_UP:
+                up = True
+            elif p.pull == PinFactory.PULL_DOWN:
+                down = True
+        if lo is not None and hi is not None:
+            self._short(hi, lo, members)
             return 0
-        return 1
+        if lo is not None:
+            return 0
+        if hi is not None:
+            return 1
+        if up and not down:
+            return 1
+        if down and not up:
+            return 0
+        if reading:
+            raise FloatingRead("GPIO%s read while nothing drives or pulls its net (%s): give it a pull" % (
+                members[0], ", ".join(_pin_name(m) for m in members)))
+        return 0
+
+    def _short(self, hi, lo, members):
+        keys = []
+        for n in range(2):
+            pad = self.pads[n]
+            for key in sorted(pad.closed):
+                if pad.where[key][0] in members or pad.where[key][1] in members:
+                    keys.append("%s%s" % ("AB"[n], key))
+        text = "short: %s drives high and %s drives low on one net (keys held: %s)" % (
+            _pin_name(hi), _pin_name(lo), " ".join(keys))
+        self.shorts.append((self.clock.now, text))
+        if self.strict:
+            raise ShortCircuit(text)
+
+    def driven(self, pin):
+        """A pin changed what it drives: check its net (no allocation unless keys join it to others)."""
+        members = self._net.get(pin.id)
+        if members is not None:
+            self._level(members, False)
+
+    def read(self, pin_id):
+        """Level of a pin: its net's (joined by closed keys to others) or its own drive/pull."""
+        members = self._net.get(pin_id)
+        if members is not None:
+            return self._level(members)
+        p = self.pins.get(pin_id)
+        d = p.drive()
+        if d >= 0:
+            return d
+        if p.pull == PinFactory.PULL_UP:
+            return 1
+        if p.pull == PinFactory.PULL_DOWN:
+            return 0
+        raise FloatingRead("%s read while nothing drives or pulls it: give it a pull" % _pin_name(pin_id))
 
     def frame_written(self, buf):
         if self.on_frame is not None:
@@ -238,6 +356,7 @@ class FakeBoard:
     def set_key(self, pad, key, closed):
         """Close or open one contact right now (pad 0 = A, 1 = B)."""
         self.pads[pad].set(key, closed)
+        self._rejoin()
 
     def schedule(self, at, pad, key, closed):
         """Close/open a contact at virtual time `at` (clock.now units)."""
@@ -263,20 +382,37 @@ class FakeBoard:
         """Apply every scheduled contact change whose time has come."""
         ev = self.events
         now = self.clock.now
+        changed = False
         while ev and ev[0][0] <= now:
             _, _, pad, key, closed = ev.pop(0)
             self.pads[pad].set(key, closed)
+            changed = True
+        if changed:
+            self._rejoin()
 
     def decode(self, buf):
         """Wire bytes -> list of (r, g, b) in strip order, using the board's colour order."""
-        order = getattr(self.cfg, "COLOR_ORDER", "GRB")
-        ri = order.index("R")
-        gi = order.index("G")
-        bi = order.index("B")
+        from firmware.display import color_offsets
+
+        ri, gi, bi = color_offsets(getattr(self.cfg, "COLOR_ORDER", "GRB"))
         out = []
         for i in range(0, len(buf) - 2, 3):
             out.append((buf[i + ri], buf[i + gi], buf[i + bi]))
         return out
+
+
+def _root(parent, x):
+    # union-find root of x (adds x as its own root the first time)
+    while True:
+        p = parent.get(x, x)
+        if p == x:
+            parent[x] = x
+            return x
+        x = p
+
+
+def _pin_name(m):
+    return m if m == GND else "GPIO%s" % (m,)
 
 
 # -- the whole virtual device: firmware + fake board + scripted keys -----------

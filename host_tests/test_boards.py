@@ -1,0 +1,41 @@
+"""Board files against their chip's pin table (boards/_chips.py): every pin exists, none is reserved or a strapping/console pin, and the board facts tools need are there."""
+import pytest
+
+import boards
+from boards._chips import CHIPS, board_pin_problem, caution, pin_problem
+from firmware.keypad import wiring
+
+
+def used_pins(cfg):
+    kind = getattr(cfg, "KEYPAD_TYPE", "matrix3x4")
+    pins = [cfg.LED_PIN] + ([cfg.BUZZER_PIN] if getattr(cfg, "BUZZER_PIN", None) is not None else [])
+    for pad in ("A", "B"):
+        rows, cols, _ = wiring(getattr(cfg, "PAD_%s_TYPE" % pad, kind), getattr(cfg, "PAD_" + pad))
+        pins += list(rows or ()) + list(cols)
+    return pins
+
+
+@pytest.mark.parametrize("name", boards.NAMES)
+def test_every_pin_is_usable_on_the_boards_chip(name):
+    cfg = boards.load(name)
+    assert cfg.CHIP in CHIPS
+    pins = used_pins(cfg)
+    assert len(pins) == len(set(pins)), "a pin is used twice"
+    for p in pins:
+        assert board_pin_problem(cfg, p) is None, board_pin_problem(cfg, p)
+        assert caution(cfg.CHIP, p) is None, "GPIO%d is %s" % (p, caution(cfg.CHIP, p))
+
+
+@pytest.mark.parametrize("name,platform,vid", [("pico", "rp2", 0x2E8A), ("esp32s3", "esp32", 0x303A)])
+def test_real_boards_name_their_port_and_usb_ids(name, platform, vid):
+    cfg = boards.load(name)
+    assert cfg.PLATFORM == platform and vid in cfg.USB_VIDS
+
+
+def test_chips_tables():
+    assert pin_problem("rp2040", None, 29) is None                  # the chip has it; a Pico reserves it
+    assert "VSYS" in board_pin_problem(boards.load("pico"), 29)
+    assert pin_problem(None, None, 999) is None                      # a board file without CHIP: not checked
+    assert "no GPIO 24" in pin_problem("esp32s3", None, 24)
+    with pytest.raises(ValueError, match="unknown CHIP 'z80'"):
+        pin_problem("z80", None, 1)
