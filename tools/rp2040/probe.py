@@ -1,0 +1,183 @@
+"""Measurements inside the real firmware on the emulated Pico (timed with the guest's own clock = emulated time): the app driven by pin-level keys, turns, bot moves, heap."""
+import json
+
+from tools.rp2040 import Rp2040Error
+
+# The app as main.py builds it, from a fresh interpreter (raw-REPL soft reset:
+# nothing imported yet, so "boot" counts the .mpy code and the App state).
+# Wrappers on tick/update/render/np.write/bot.choose time them with ticks_us
+# (the RP2040 timer: emulated microseconds); with HEAP the heap is sampled
+# after gc.collect() at every tick and, at most every 20 ms, from inside the
+# bot's poll hook (its search is live then). The host types moves when
+# told a turn is open ("@T turns").
+_DRIVER = r"""
+import gc, time
+gc.collect()
+_base = gc.mem_alloc()
+import machine, neopixel
+import board_config as cfg
+from firmware.hw import build
+from firmware.app import App, S_TURN
+hw = build(cfg, machine.Pin, neopixel.NeoPixel, time)
+app = App(hw, cfg, mode=%(mode)r, seed=%(seed)d, store_dir=None)
+gc.collect()
+R = {"boot": gc.mem_alloc() - _base, "peak": 0, "ticks": 0, "tick_max": 0, "think_tick_max": 0,
+     "moves": [], "upd": [], "wr": []}
+HEAP = %(heap)r
+TURNS = %(turns)d
+us = time.ticks_us
+df = time.ticks_diff
+_tick = app.tick
+_upd = app.update
+_ren = app.render
+_wr = hw.np.write
+st = [0, -1, 0, 0]   # thinking flag, turns last reported, last heap sample ms, upd start
+def sample():
+    gc.collect()
+    a = gc.mem_alloc() - _base
+    if a > R["peak"]:
+        R["peak"] = a
+def tick():
+    t = us()
+    st[0] = 0   # set by choose() when the computer thinks inside this tick
+    d = _tick()
+    t = df(us(), t)
+    R["ticks"] += 1
+    if t > R["tick_max"]:
+        R["tick_max"] = t
+    if st[0] and t > R["think_tick_max"]:
+        R["think_tick_max"] = t
+    if HEAP:
+        sample()
+    g = app.game
+    if app.state == S_TURN and g.turns != st[1]:
+        st[1] = g.turns
+        print("@T", g.turns)
+    return d
+def update(now):
+    st[3] = us()
+    _upd(now)
+def render(now):
+    _ren(now)
+    if not HEAP and not st[0]:   # a frame whose update let the computer think is the bot's figure, not the frame's
+        R["upd"].append(df(us(), st[3]))
+def write():
+    t = us()
+    _wr()
+    if not HEAP:
+        R["wr"].append(df(us(), t))
+app.tick = tick
+app.update = update
+app.render = render
+hw.np.write = write
+def wrap(bot):
+    ch = bot.choose
+    po = bot.poll if hasattr(bot, "poll") else None
+    def choose(g, color):
+        st[0] = 1
+        t = us()
+        c = ch(g, color)
+        R["moves"].append(df(us(), t))
+        return c
+    def poll():
+        if po is not None:
+            po()
+        if HEAP:
+            n = time.ticks_ms()
+            if df(n, st[2]) >= 20:
+                st[2] = n
+                sample()
+    bot.choose = choose
+    bot.poll = poll
+for b in app.bots:
+    if b is not None:
+        wrap(b)
+_orig_make = app._make_bot
+def make_bot(cls, level, seed):
+    b = _orig_make(cls, level, seed)
+    wrap(b)
+    return b
+app._make_bot = make_bot
+app.run(lambda: app.game.turns >= TURNS or app.game.result != 0)
+for k in ("upd", "wr"):
+    v = R[k]
+    R[k] = [len(v), sum(v), max(v) if v else 0]
+print("@R", R)
+"""
+
+
+def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0):
+    """Run the firmware's App (built as main.py builds it) in `mode` until len(moves) turns are played or the
+    game ends; pad A types moves[k] (a cell index) when turn k opens (and pad B too in "2p": pairs).
+    Returns the guest's figures: boot/peak heap (bytes above a fresh interpreter), tick_max,
+    think_tick_max, moves (µs per bot move), upd/wr ([count, total µs, max µs]), all emulated."""
+    from mpremote.transport import TransportError
+    from firmware.entry import keys_for
+
+    code = _DRIVER % {"mode": mode, "seed": seed, "heap": bool(heap), "turns": len(moves)}
+    result = {}
+    buf = [b""]
+    typed = set()
+
+    def consume(data):
+        buf[0] += data
+        while b"\n" in buf[0]:
+            line, _, buf[0] = buf[0].partition(b"\n")
+            text = line.decode("utf-8", "replace").strip()
+            if text.startswith("@T "):
+                k = int(text.split()[1])
+                if k < len(moves) and k not in typed:
+                    typed.add(k)
+                    mv = moves[k]
+                    if mode == "2p":
+                        pico.type_keys("A", keys_for(mv[0], False))
+                        pico.type_keys("B", keys_for(mv[1], True))
+                    else:
+                        pico.type_keys("A", keys_for(mv, False))
+            elif text.startswith("@R "):
+                import ast
+                result.update(ast.literal_eval(text[3:]))
+
+    t = pico.serial()
+    try:
+        try:
+            t.enter_raw_repl(soft_reset=True, timeout_overall=60)
+            _, err = t.exec_raw(code, timeout=timeout, data_consumer=consume)
+        except TransportError as e:
+            raise Rp2040Error("the emulated Pico's REPL did not answer: %s" % e) from None
+        if err:
+            raise Rp2040Error("guest error: " + err.decode("utf-8", "replace").strip().splitlines()[-1])
+    finally:
+        try:
+            t.exit_raw_repl()
+        except Exception:
+            pass
+        t.close()
+    if not result:
+        raise Rp2040Error("the app run printed no result")
+    return result
+
+
+def guest_json(pico, code, timeout=900.0):
+    """exec `code` from a fresh interpreter (raw-REPL soft reset); it must print one line '@J <json>'."""
+    from mpremote.transport import TransportError
+
+    t = pico.serial()
+    try:
+        try:
+            t.enter_raw_repl(soft_reset=True, timeout_overall=60)
+            out, err = t.exec_raw(code, timeout=timeout)
+        except TransportError as e:
+            raise Rp2040Error("the emulated Pico's REPL did not answer: %s" % e) from None
+        if err:
+            raise Rp2040Error("guest error: " + err.decode("utf-8", "replace").strip().splitlines()[-1])
+    finally:
+        try:
+            t.exit_raw_repl()
+        except Exception:
+            pass
+        t.close()
+    for line in out.decode("utf-8", "replace").splitlines():
+        if line.startswith("@J "):
+            return json.loads(line[3:])
+    raise Rp2040Error("the guest printed no @J line: " + out.decode("utf-8", "replace")[-300:])
