@@ -181,8 +181,13 @@ function doReset() {
   fs.readSync(flashFd, flashImage, 0, FLASH_SIZE, 0);
   finishFrame(true);
   const t = mcu.clock.nanos;
+  // A watchdog reset leaves the watchdog block itself alone on a real RP2040:
+  // its REASON and scratch registers tell the new boot why it happened.
+  const wd = mcu.peripherals[0x40058];
+  const keep = why === "watchdog" ? { reason: wd.reason, scratch: Uint32Array.from(wd.scratchData) } : null;
   dropClient();
   boot();
+  if (keep) { const nw = mcu.peripherals[0x40058]; nw.reason = keep.reason; nw.scratchData.set(keep.scratch); }
   send({ event: "reset", reason: why, boots, t_prev_ns: t });
 }
 
