@@ -6,6 +6,7 @@ from engine.game import (  # noqa: F401  (re-exported API, see DEVELOPERS.md)
     BLACK,
     WHITE,
     EGG,
+    WALL,
     ONGOING,
     BLACK_WON,
     WHITE_WON,

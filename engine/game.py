@@ -8,6 +8,7 @@ BLACK = const(1)
 WHITE = const(2)
 EGG = const(3)
 _WALL = const(4)
+WALL = _WALL  # public: the border value of copy_padded() boards (the bot walks to it)
 _MARK = const(8)  # "already counted" flag OR-ed into a cell while counting lines
 
 ONGOING = const(0)

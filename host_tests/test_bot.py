@@ -126,36 +126,95 @@ def test_board_read_matches_the_public_api():
     from engine import PAD
 
     for g in random_positions(15, seed=3):
-        a = Bot("hard", 1)
-        a._load(NoInternals(g))  # documented API only
+        a = Bot("easy", 1)  # easy keeps no private Game: the documented API is all it reads
+        a.start(NoInternals(g), BLACK)
         for i in range(81):
-            assert a._bd[PAD[i]] == g.cell(i)
-        assert sorted(set(a._bd[j] for j in range(121) if j not in PAD)) == [4]
+            assert a._w.bd[PAD[i]] == g.cell(i)
+        assert sorted(set(a._w.bd[j] for j in range(121) if j not in PAD)) == [4]
+
+
+def run_to_phase(bot, game, color, phase):
+    """start() and step(1) until the bot reaches `phase` (engine.bot._PH_*)."""
+    bot.start(game, color)
+    while bot._ph != phase:
+        assert bot.step(1) == -1
 
 
 @pytest.mark.parametrize("level", ("medium", "hard"))
 def test_quiet_pair_shortcut_equals_full_rescoring(level):
     """Matrix entries equal the general path (log replay + line rescoring) for the same pair."""
+    from engine.bot import _PH_FP
+
     for k, g in enumerate(random_positions(12, seed=21)):
         color = BLACK if k % 2 else WHITE
         bot = Bot(level, 2)
         bot._noise = 0
-        bot._load(g)
-        bot._scan(g)
-        n = bot._top(color, bot._kr, bot._kc)
-        kr, kc = n & 15, n >> 4
-        bot._matrix(g, color, kr, kc, 0)
+        run_to_phase(bot, g, color, _PH_FP)
+        w = bot._w
         h = Game()
         h.copy_from(g)
-        for i in range(kr):
-            for j in range(kc):
-                r, c = bot._rows[i], bot._cols[j]
+        for i in range(bot._nr):
+            for j in range(bot._nc):
+                r, c = w.rows[i], w.cols[j]
                 h.play(*((r, c) if color == BLACK else (c, r)))
                 v = bot._eval(h)
                 approximated = level == "medium" and (h.log_len > 3 or r == c) and h.result == ONGOING
                 h.undo()
                 if not approximated:  # medium scores capture turns roughly, on purpose
-                    assert (v if color == BLACK else -v) == bot._m[i * _MAXK + j]
+                    assert (v if color == BLACK else -v) == w.m[i * _MAXK + j]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_sliced_move_equals_choose_for_any_slice_size(level):
+    """start() + step(k) until done gives choose()'s move for every k, on 40 positions."""
+    for n, g in enumerate(random_positions(40, seed=31)):
+        color = BLACK if n % 2 else WHITE
+        want = Bot(level, 9).choose(g, color)
+        for units in (1, 2, 5, 13, 30, 100, 10**6):
+            bot = Bot(level, 9)
+            bot.start(g, color)
+            steps = 0
+            while True:
+                c = bot.step(units)
+                steps += 1
+                if c >= 0:
+                    break
+                assert steps < 10000
+            assert c == want, (level, n, units)
+            assert bot.step(units) == c  # asked again: the same answer
+            if units == 1:
+                assert steps > 10  # one unit is a small piece of a move
+
+
+def test_step_needs_start_and_one_move_at_a_time():
+    g = Game()
+    a, b = Bot("hard", 1), Bot("medium", 2)
+    with pytest.raises(ValueError):
+        a.step(5)
+    a.start(g, BLACK)
+    assert a.step(1) == -1
+    b.start(g, WHITE)  # the work arrays are shared: a's move is abandoned ...
+    with pytest.raises(ValueError):
+        a.step(5)
+    with pytest.raises(ValueError):
+        a.step(5)  # ... until a starts again
+    assert 0 <= b.step(10**6) < 81
+    a.start(g, BLACK)
+    assert 0 <= a.step(10**6) < 81
+
+
+def test_reseed_is_a_fresh_bot_with_that_seed():
+    g = random_positions(1, seed=4)[0]
+    for level in LEVELS:
+        a = Bot(level, 1)
+        a.choose(g, BLACK)
+        a.reseed(77)
+        b = Bot(level, 77)
+        assert [a._rand() for _ in range(3)] == [b._rand() for _ in range(3)]
+        a.reseed(77)
+        b.reseed(77)
+        assert a.choose(g, WHITE) == b.choose(g, WHITE)
+    assert Bot("hard", 2**30 - 1)._rand() >= 0  # the largest seed the contract allows
 
 
 def test_honest_by_construction():
@@ -166,7 +225,7 @@ def test_honest_by_construction():
     bot = Bot("hard", 1)
     g = Game()
     bot.choose(g, BLACK)
-    assert bot._g is not g
+    assert bot._w.g is not g
 
 
 def variety_positions():
@@ -289,16 +348,25 @@ from engine.bot import Bot
 POS = %r
 g = Game()
 out = []
+m = 0
+n = 0
 for level in ("easy", "medium", "hard"):
     b = Bot(level, 77)
     for rows, eggs, color in POS:
         load(g, rows, eggs)
-        micropython.heap_lock()  # a move must not allocate at all
+        micropython.heap_lock()  # a move must not allocate at all, whole or sliced
         try:
             m = b.choose(g, color)
+            b.reseed(77 + m)
+            b.start(g, color)
+            n = b.step(3)
+            while n < 0:
+                n = b.step(3)
         finally:
             micropython.heap_unlock()
         out.append(m)
+        out.append(n)
+        b.reseed(77)
 r = Bot("hard", 123456789)
 print(out, [r._rand() for _ in range(5)])
 """
@@ -317,17 +385,13 @@ def test_micropython_plays_the_same_moves_without_allocating():
         for rows, eggs, color in pos:
             load(g, rows, eggs)
             expect.append(b.choose(g, color))
+            b.reseed(77 + expect[-1])  # the guest's n is the move just chosen
+            b.start(g, color)
+            c = b.step(3)
+            while c < 0:
+                c = b.step(3)
+            expect.append(c)
+            b.reseed(77)
     r = Bot("hard", 123456789)
     want = "%r %r\n" % (expect, [r._rand() for _ in range(5)])
     assert run(_UPY_GUEST % (pos,), project_files("engine"), heapsize=2 * 1024 * 1024) == want
-
-
-def test_fuel_budget_on_the_heaviest_known_positions():
-    """Deterministic wasm fuel (not time) of a move stays inside each level's budget.
-
-    The positions are the heaviest ones of the full bench (python -m tools.bench --only bot),
-    kept few so the test takes seconds."""
-    pos = bench_bot.all_positions()
-    for level, idx in (("easy", (610, 0)), ("medium", (322, 476)), ("hard", (1094, 476, 688))):
-        fuel = bench_bot.fuel_per_move(level, [pos[i] for i in idx])
-        assert all(0 < f <= bench_bot.TARGETS[level] for f in fuel), (level, fuel)
