@@ -1,0 +1,288 @@
+"""Browser edition (tools/web): the built site is complete and static, and the real firmware plays in headless Chromium (Debian's packages) through the on-screen pads."""
+import json
+import os
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from tools import web
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+PACKAGES = "Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)"
+
+
+def _missing():
+    if not all((web.PORT_DIR / f).is_file() for f in web.PORT_FILES):
+        return "the MicroPython webassembly port is not installed: run ./wts setup (npm ci in tools/node)"
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed: run ./wts setup (requirements-dev.txt)"
+    for p in (CHROMIUM, CHROMEDRIVER):
+        if not os.path.exists(p):
+            return "%s missing: browser tests need %s" % (p, PACKAGES)
+    return None
+
+
+def _need_browser():
+    why = _missing()
+    if why is None:
+        return
+    if os.environ.get("CI"):
+        pytest.fail("CI must run the browser tests: " + why)  # .ci/run installs them; a skip would hide a broken page
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    if not all((web.PORT_DIR / f).is_file() for f in web.PORT_FILES):
+        _need_browser()
+    out = tmp_path_factory.mktemp("site") / "web"
+    web.build(out, log=lambda *a: None)
+    return out
+
+
+@pytest.fixture(scope="module")
+def url(site):
+    srv, u = web.serve_in_thread(site)
+    yield u
+    srv.shutdown()
+    srv.server_close()
+
+
+@pytest.fixture(scope="module")
+def driver():
+    _need_browser()
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    o = webdriver.ChromeOptions()
+    o.binary_location = CHROMIUM
+    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-background-networking",
+              "--disable-component-update", "--disable-default-apps", "--disable-sync", "--no-first-run",
+              "--metrics-recording-only", "--disable-extensions", "--window-size=900,1150", "--hide-scrollbars"):
+        o.add_argument(a)
+    o.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    d = webdriver.Chrome(service=Service(CHROMEDRIVER), options=o)
+    d.set_script_timeout(60)
+    yield d
+    d.quit()
+
+
+def open_page(driver, url, query="", fresh=True, timeout=20):
+    """Load the page (with empty localStorage if fresh) and wait for its first frame; returns the browser log so far."""
+    if fresh:
+        driver.get("about:blank")  # no firmware running while what earlier tests stored is cleared
+        driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": url.rstrip("/"), "storageTypes": "all"})
+    driver.get(url + query)
+    t0 = time.time()
+    while not driver.execute_script("return !!(window.wts && wts.firstFrameMs !== null)"):
+        log = driver.get_log("browser")
+        if time.time() - t0 > timeout or any(e["level"] == "SEVERE" for e in log):
+            raise AssertionError("no first frame (%.1f s); log: %r" % (time.time() - t0, log))
+        time.sleep(0.05)
+    return driver.get_log("browser")
+
+
+def advance(driver, ms):
+    driver.execute_script("wts.advance(arguments[0])", ms)
+
+
+def tap(driver, pad, key):
+    driver.find_element("css selector", "#pad%s .key[data-key='%s']" % ("AB"[pad], key)).click()
+    advance(driver, 130)  # the page holds every click >= 60 ms and spaces them 50 ms, as a finger would
+
+
+def sync(driver, limit_ms=20000):
+    waited = 0
+    while not driver.execute_script("return wts.waiting()"):
+        advance(driver, 100)
+        waited += 100
+        assert waited <= limit_ms, "the firmware never asked for the next moves"
+
+
+def classify(px):
+    """Decoded LED value -> board character: blue = black's turtle, warm white = white's, amber = egg, grid/off = empty."""
+    r, g, b = px
+    if r == g == b:
+        return "."  # the faint grey block grid, or off
+    if b > r:
+        return "B"
+    if r > 0 and b > 0:
+        return "W"
+    return "e"
+
+
+def page_rows(driver):
+    px = driver.execute_script("return wts.pixels()")
+    return ["".join(classify(px[r * 9 + c]) for c in range(9)) for r in range(9)]
+
+
+def snapshot(driver):
+    """Everything a player across the table could see or hear: the DOM, the canvas, a screenshot, the sound log."""
+    return (driver.execute_script("return document.body.outerHTML"),
+            driver.execute_script("return document.getElementById('matrix').toDataURL()"),
+            driver.get_screenshot_as_png(),
+            json.dumps(driver.execute_script("return wts.sounds")))
+
+
+# ---------------------------------------------------------------- the built site (no browser needed)
+def test_site_has_pinned_port_files_device_files_and_only_relative_urls(site):
+    info = json.loads((site / "site.json").read_text())
+    for f in web.PORT_FILES:
+        assert (site / f).read_bytes() == (web.PORT_DIR / f).read_bytes()
+        assert info["port"]["sha256"][f] == web.sha256(site / f)
+    assert info["port"]["version"] == json.loads((web.PORT_DIR / "package.json").read_text())["version"]
+    from tools import deploy
+    for dev, src in deploy.source_files().items():  # every module a device gets, so new firmware files come along
+        rel = dev[:-4] + ".py"
+        assert rel in info["files"]
+        assert (site / "py" / rel).read_bytes() == Path(src).read_bytes()
+    assert (site / "py" / "board_config.py").read_bytes() == (ROOT / "boards" / "pico.py").read_bytes()
+    for f in web.PAGE_FILES:
+        text = (site / f).read_text()
+        assert not re.search(r"""(src|href)\s*=\s*["'](https?:)?//""", text), f
+        assert not re.search(r"""(fetch|import)\s*\(?\s*["'](https?:)?//""", text), f
+
+
+def test_browser_layer_is_plain_micropython_syntax():
+    # It only runs inside the page; a syntax slip should fail here, not as a page that never boots.
+    src = (web.SITE_SRC / "webhw.py").read_text()
+    compile(src, "webhw.py", "exec")
+
+
+def test_keymap_is_the_terminal_simulators(site):
+    from tools.sim import terminal
+    info = json.loads((site / "site.json").read_text())
+    assert info["keymap"] == [terminal.PAD_A_KEYS, terminal.PAD_B_KEYS]
+
+
+def test_build_refuses_unknown_board_and_foreign_folder(tmp_path):
+    with pytest.raises(web.WebBuildError, match="unknown board 'nope'"):
+        web.build(tmp_path / "x", board="nope", log=lambda *a: None)
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep me")
+    with pytest.raises(web.WebBuildError, match="not empty"):
+        web.build(tmp_path / "mine", log=lambda *a: None)
+    assert (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
+
+
+# ---------------------------------------------------------------- in the browser
+def test_boots_to_attract_mode_without_console_errors_or_outside_requests(driver, url):
+    log = open_page(driver, url)
+    time.sleep(1.5)  # real clock: the computer players start a demo game
+    log += driver.get_log("browser")
+    assert [e for e in log if e["level"] in ("SEVERE", "WARNING")] == []
+    assert driver.find_element("id", "mode").text.lower().startswith("attract")
+    assert driver.execute_script("return wts.frames") > 20
+    px = driver.execute_script("return wts.pixels()")
+    assert len(px) == 83 and any(sum(p) > 0 for p in px[:81])
+    hosts = set()
+    for e in driver.get_log("performance"):
+        m = json.loads(e["message"])["message"]
+        if m["method"] == "Network.requestWillBeSent":
+            u = m["params"]["request"]["url"]
+            if not u.startswith("data:"):
+                hosts.add(re.match(r"[a-z]+://([^/:]+)", u).group(1))
+    assert hosts == {"127.0.0.1"}
+
+
+def _demo_actions():
+    from tools.sim.fakehw import parse_script
+    return parse_script((DOCS / "demo-game.txt").read_text())
+
+
+def test_scripted_game_through_the_onscreen_pads_ends_on_the_engines_board(driver, url):
+    from engine import Game
+    from engine.notation import board_rows
+    from firmware.entry import keys_for
+
+    open_page(driver, url, "?mode=2p&clock=manual&seed=1")
+    g = Game()
+    pending = {}
+    actions = [a for a in _demo_actions() if a[0] != "wait" or a[1] < 5000]
+    for a in actions:
+        if a[0] == "sync":
+            sync(driver)
+        elif a[0] == "wait":
+            advance(driver, a[1])
+        elif a[0] == "move":
+            pad, cell = a[1], a[2]
+            for k in keys_for(cell, pad == 1):  # pad B sits opposite, turned 180 degrees (the default seating)
+                tap(driver, pad, k)
+            pending[pad] = cell
+            if len(pending) == 2:
+                g.play(pending[0], pending[1])
+                pending = {}
+        else:
+            raise AssertionError("demo script action %r not handled here" % (a,))
+    want = board_rows(g)
+    assert g.result == 1  # the demo game is black's win
+    for _ in range(80):  # the last turn's reveal and animation, then the game-over picture
+        advance(driver, 100)
+        if page_rows(driver) == want:
+            break
+    assert page_rows(driver) == want, driver.execute_script("return wts.pixels()")
+    story = driver.execute_script("return wts.narration")
+    assert len(story) >= g.turns
+    shot = driver.get_screenshot_as_png()
+    assert shot[:8] == b"\x89PNG\r\n\x1a\n"
+    if os.environ.get("WTS_UPDATE_DOCS"):
+        (DOCS / "browser.png").write_bytes(shot)
+    assert not driver.execute_script("return wts.waiting()")
+    assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+@pytest.mark.parametrize("moves", [(("e5", "d4"), ("a1", "i9"))])
+def test_different_pending_moves_look_and_sound_identical_until_the_reveal(driver, url, moves):
+    from engine import parse_square
+    from firmware.entry import keys_for
+
+    runs = []
+    for black, white in moves:
+        open_page(driver, url, "?mode=2p&clock=manual&seed=3")
+        snaps = [snapshot(driver)]
+        a = keys_for(parse_square(black), False)
+        b = keys_for(parse_square(white), True)
+        for i in range(3):  # interleaved, as two players type at once
+            tap(driver, 0, a[i])
+            snaps.append(snapshot(driver))
+            tap(driver, 1, b[i])
+            snaps.append(snapshot(driver))
+        for _ in range(3):  # the 900 ms countdown, up to just before the reveal
+            advance(driver, 250)
+            snaps.append(snapshot(driver))
+        advance(driver, 2500)
+        runs.append((snaps, snapshot(driver)))
+    (s1, after1), (s2, after2) = runs
+    for k in range(len(s1)):
+        for part, name in ((0, "DOM"), (1, "canvas"), (2, "screenshot"), (3, "sounds")):
+            assert s1[k][part] == s2[k][part], "%s differs at snapshot %d, before the reveal" % (name, k)
+    assert after1[1] != after2[1]  # after the reveal the canvas shows the moves: the snapshots can see a difference
+
+
+def test_settings_survive_a_reload(driver, url):
+    def lit_brightness_dots():
+        # Menu block 8 shows the brightness level as lit dots (firmware.app._render_menu).
+        px = driver.execute_script("return wts.pixels()")
+        return sum(1 for i in (57, 58, 59, 66, 67, 68) if sum(px[i]) > 0)
+
+    open_page(driver, url, "?clock=manual&seed=5")
+    tap(driver, 0, "5")  # any key but # opens the menu from attract mode
+    advance(driver, 200)
+    assert driver.find_element("id", "mode").text.lower() == "menu"
+    before = lit_brightness_dots()
+    tap(driver, 0, "8")  # brighter
+    advance(driver, 600)
+    assert lit_brightness_dots() == before + 1
+    assert driver.execute_script("return localStorage.getItem('wts:settings.json')")
+    open_page(driver, url, "?clock=manual&seed=5", fresh=False)
+    tap(driver, 0, "5")
+    advance(driver, 200)
+    assert lit_brightness_dots() == before + 1

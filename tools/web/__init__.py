@@ -1,0 +1,164 @@
+"""Browser edition (issue 15): build() writes a static site that runs the device firmware in the official MicroPython webassembly port; serve() serves it on 127.0.0.1."""
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+
+from tools import ROOT
+
+SITE_SRC = ROOT / "tools" / "web" / "site"
+PORT_DIR = ROOT / "tools" / "node" / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
+PORT_FILES = ("micropython.mjs", "micropython.wasm")  # all the page needs of the npm package (pinned by package-lock.json)
+PORT_VERSION = "1.27.0"
+PAGE_FILES = ("index.html", "style.css", "page.mjs")
+DEFAULT_OUT = ROOT / "build" / "web"
+NPIX = 83
+# Start size of the guest heap: a Pico has ~190 KB free; the port grows the heap when it must (DEVELOPERS.md).
+HEAPSIZE = 256 * 1024
+
+
+class WebBuildError(RuntimeError):
+    """The site cannot be built (the npm package is missing, a bad board name)."""
+
+
+def device_files(board="pico"):
+    """{guest path: source Path}: what a device gets (tools.deploy's list, as source), the board file as board_config.py,
+    the browser hardware layer, and the narration module when it exists."""
+    from tools import deploy
+
+    names = deploy.board_names()
+    if board not in names:
+        raise WebBuildError("unknown board %r: choose one of %s (the files in boards/)" % (board, ", ".join(names)))
+    out = {}
+    for dev, src in deploy.source_files().items():
+        out[dev[:-len(".mpy")] + ".py"] = Path(src)
+    out["board_config.py"] = deploy.board_file(board)
+    out["webhw.py"] = SITE_SRC / "webhw.py"
+    narrate = ROOT / "tools" / "sim" / "narrate.py"
+    if narrate.is_file():
+        out["lib/narrate.py"] = narrate
+    return out
+
+
+def keymap():
+    """The terminal simulator's two keyboard halves (tools/sim/terminal.py): [{keyboard char: pad key}, {…}]."""
+    from tools.sim import terminal
+
+    return [dict(terminal.PAD_A_KEYS), dict(terminal.PAD_B_KEYS)]
+
+
+def screen_facts(board="pico"):
+    """How strip values look on screen, from tools/sim/screen.py (one home for the terminal, the pictures and the page)."""
+    from tools.sim import screen, terminal
+
+    cfg = _board_cfg(board)
+    gamma, exp = screen.board_gamma(cfg), screen.board_exposure(cfg)
+    lut = [screen.perceived((v, 0, 0), gamma, exp)[0] for v in range(256)]
+    return {"lut": lut, "unlit": list(terminal.UNLIT), "floor": 72}
+
+
+def _board_cfg(board):
+    import importlib.util
+
+    from tools import deploy
+
+    path = deploy.board_file(board)
+    spec = importlib.util.spec_from_file_location("board_" + board, str(path))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def mode_titles():
+    """Mode name -> title line, from tools/sim/narrate.py (the terminal simulator's words)."""
+    from firmware.modes import MODE_NAMES
+
+    try:
+        from tools.sim import narrate
+        title = narrate.mode_title
+    except ImportError:  # before contract 8 lands: the bare names
+        title = str
+    out = {m: title(m) for m in MODE_NAMES}
+    out["crashed"] = "the firmware stopped (see the browser console)"
+    return out
+
+
+def sha256(path):
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def build(out=DEFAULT_OUT, board="pico", log=print):
+    """Write the whole static site to `out` (emptied first); returns the list of files written (relative paths)."""
+    out = Path(out)
+    for f in PORT_FILES:
+        if not (PORT_DIR / f).is_file():
+            raise WebBuildError("the MicroPython webassembly port is not installed (%s missing): run ./wts setup" % (PORT_DIR / f))
+    files = device_files(board)
+    if out.exists():
+        if not (out / "site.json").is_file() and any(out.iterdir()):
+            raise WebBuildError("%s is not empty and is not a site built here: refusing to overwrite it" % out)
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    written = []
+
+    def put(rel, data):
+        p = out / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(data)
+        written.append(rel)
+
+    for f in PAGE_FILES:
+        put(f, (SITE_SRC / f).read_bytes())
+    for f in PORT_FILES:
+        put(f, (PORT_DIR / f).read_bytes())
+    for rel, src in sorted(files.items()):
+        put("py/" + rel, Path(src).read_bytes())
+    site = {
+        "board": board,
+        "port": {"package": "@micropython/micropython-webassembly-pyscript", "version": PORT_VERSION,
+                 "sha256": {f: sha256(PORT_DIR / f) for f in PORT_FILES}},
+        "heapsize": HEAPSIZE,
+        "npix": NPIX,
+        "files": sorted(files),
+        "keymap": keymap(),
+        "screen": screen_facts(board),
+        "modeTitles": mode_titles(),
+    }
+    put("site.json", (json.dumps(site, indent=1, sort_keys=True) + "\n").encode())
+    log("built %d files for board %s in %s" % (len(written), board, out))
+    return written
+
+
+# ---------------------------------------------------------------- serving
+MIME = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json",
+        ".py": "text/plain; charset=utf-8", ".html": "text/html; charset=utf-8", ".css": "text/css"}
+
+
+def make_server(directory, port=0, quiet=True):
+    """An HTTP server for `directory` on 127.0.0.1 (port 0: any free one); call serve_forever() or use serve_in_thread()."""
+    import functools
+    import http.server
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map, **MIME)
+
+        def end_headers(self):
+            # Always fresh while developing: a stale cached page.mjs next to a new webhw.py would be confusing.
+            self.send_header("Cache-Control", "no-cache")
+            super().end_headers()
+
+        def log_message(self, fmt, *args):
+            if not quiet:
+                super().log_message(fmt, *args)
+
+    return http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=str(directory)))
+
+
+def serve_in_thread(directory, port=0):
+    """(server, url): the site served from a daemon thread; server.shutdown() stops it."""
+    import threading
+
+    srv = make_server(directory, port)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    return srv, "http://127.0.0.1:%d/" % srv.server_address[1]

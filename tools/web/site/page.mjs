@@ -1,0 +1,252 @@
+// Page glue of the browser edition: loads the MicroPython webassembly port, writes the device files into its filesystem, runs webhw.Page once per animation frame and draws the strip's wire bytes on the canvas.
+import { loadMicroPython } from "./micropython.mjs";
+
+const T0 = performance.now();
+const params = new URLSearchParams(location.search);
+// window.wts: what tests, the benchmark and curious teachers can read. Nothing in it depends on a pending move.
+const wts = (window.wts = { ready: false, firstFrameMs: null, frames: 0, sounds: [], narration: [], manual: params.get("clock") === "manual" });
+
+function fail(msg) {
+  document.getElementById("status").textContent = msg;
+  console.error(msg);
+}
+
+const site = await (await fetch("site.json")).json();
+
+// ---------------------------------------------------------------- sound (contract 3: PWM freq/duty -> Web Audio)
+let audio = null;
+function audioOn() {
+  // Browsers start audio only after a user gesture; until then sounds are logged, not played.
+  if (audio || !window.AudioContext) return;
+  const ctx = new AudioContext();
+  const osc = ctx.createOscillator();
+  const gain = ctx.createGain();
+  osc.type = "square"; // a piezo driven by PWM
+  gain.gain.value = 0;
+  osc.connect(gain).connect(ctx.destination);
+  osc.start();
+  audio = { ctx, osc, gain };
+}
+window.wtsSound = (t, hz, duty) => {
+  wts.sounds.push([t, hz, duty]);
+  if (wts.sounds.length > 2000) wts.sounds.splice(0, 1000);
+  if (!audio) return;
+  const now = audio.ctx.currentTime;
+  if (hz > 0) audio.osc.frequency.setValueAtTime(hz, now);
+  // duty 0..65535: 50 % is the loudest square wave; the level is kept gentle for a room of children.
+  const level = hz > 0 ? (0.12 * Math.min(duty, 65535 - duty)) / 32768 : 0;
+  audio.gain.gain.setValueAtTime(level, now);
+};
+window.wtsEntropy = () => crypto.getRandomValues(new Uint32Array(1))[0] & 0x3fffffff;
+
+// ---------------------------------------------------------------- MicroPython
+const mp = await loadMicroPython({
+  heapsize: site.heapsize,
+  linebuffer: true,
+  stdout: (line) => console.log(line),
+  stderr: (line) => console.error(line),
+});
+const texts = await Promise.all(site.files.map(async (p) => {
+  const r = await fetch("py/" + p);
+  if (!r.ok) throw new Error("missing device file py/" + p);
+  return r.text();
+}));
+site.files.forEach((p, i) => {
+  const parts = p.split("/");
+  let dir = "";
+  for (const part of parts.slice(0, -1)) {
+    dir += "/" + part;
+    try { mp.FS.mkdir(dir); } catch (e) { /* exists */ }
+  }
+  mp.FS.writeFile("/" + p, texts[i]);
+});
+
+const mode = params.get("mode") || "attract";
+const seed = params.get("seed");
+mp.runPython(
+  "import sys\nsys.path.insert(0, '/lib')\nsys.path.insert(0, '/')\nimport webhw\n" +
+  "page = webhw.Page(mode=" + JSON.stringify(mode) + ", seed=" + (seed === null ? "None" : String(parseInt(seed, 10) | 0)) + ")\n" +
+  "facts = webhw.setup_facts()\nkeys = webhw.pad_keys(0) + '|' + webhw.pad_keys(1)\n"
+);
+const page = mp.globals.get("page");
+const [mapText, orderText] = mp.globals.get("facts").split(";");
+const smap = mapText.split(",").map(Number); // board cell (and status A, B) -> strip index
+const [RI, GI, BI] = orderText.split(",").map(Number); // byte offsets of r, g, b on the wire (COLOR_ORDER)
+const padKeys = mp.globals.get("keys").split("|");
+const getValue = mp._module.getValue;
+let bufAddr = page.buf_address();
+
+// ---------------------------------------------------------------- drawing
+const canvas = document.getElementById("matrix");
+const g = canvas.getContext("2d");
+const W = canvas.width, H = canvas.height;
+const PITCH = W / 10, R = PITCH * 0.36, X0 = PITCH, Y0 = PITCH * 1.5;
+const LUT = site.screen.lut, UNLIT = site.screen.unlit, FLOOR = site.screen.floor;
+const wire = new Uint8Array(site.npix * 3);
+
+function screen(i) {
+  // Strip value -> screen colour, as the terminal simulator and the rendered pictures show LEDs (tools/sim/screen.py).
+  const j = smap[i] * 3;
+  const r = wire[j + RI], gg = wire[j + GI], b = wire[j + BI];
+  if (r === 0 && gg === 0 && b === 0) return UNLIT;
+  let out = [LUT[r], LUT[gg], LUT[b]];
+  const m = Math.max(out[0], out[1], out[2]);
+  if (m < FLOOR) { const k = FLOOR / Math.max(m, 1); out = out.map((v) => Math.min(255, Math.floor(v * k))); }
+  return out;
+}
+
+function led(x, y, c) {
+  g.fillStyle = "rgb(" + c[0] + "," + c[1] + "," + c[2] + ")";
+  g.beginPath();
+  g.arc(x, y, R, 0, 2 * Math.PI);
+  g.fill();
+}
+
+function draw() {
+  for (let k = 0; k < wire.length; k++) wire[k] = getValue(bufAddr + k, "i8") & 255;
+  g.fillStyle = "#101412";
+  g.fillRect(0, 0, W, H);
+  g.fillStyle = "#69786f";
+  g.font = Math.round(PITCH * 0.32) + "px sans-serif";
+  g.textAlign = "center";
+  g.textBaseline = "middle";
+  for (let c = 0; c < 9; c++) {
+    g.fillText("abcdefghi"[c], X0 + c * PITCH, Y0 - PITCH * 0.72);
+    g.fillText("abcdefghi"[c], X0 + c * PITCH, Y0 + 8 * PITCH + PITCH * 0.72);
+  }
+  for (let r = 0; r < 9; r++) {
+    g.fillText(String(r + 1), X0 - PITCH * 0.72, Y0 + r * PITCH);
+    g.fillText(String(r + 1), X0 + 8 * PITCH + PITCH * 0.72, Y0 + r * PITCH);
+    for (let c = 0; c < 9; c++) led(X0 + c * PITCH, Y0 + r * PITCH, screen(r * 9 + c));
+  }
+  // The status LEDs sit at their players' edges: B (white) across the table, A (black) near.
+  led(W / 2, PITCH * 0.42, screen(82));
+  led(W / 2, H - PITCH * 0.42, screen(81));
+}
+
+wts.pixels = () => {
+  // The strip as the LEDs show it, decoded with the board's colour order: 81 cells (row*9+col), status A, status B.
+  const out = [];
+  for (let i = 0; i < site.npix; i++) { const j = smap[i] * 3; out.push([wire[j + RI], wire[j + GI], wire[j + BI]]); }
+  return out;
+};
+wts.wire = () => Array.from(wire);
+
+// ---------------------------------------------------------------- narration and public state
+const story = document.getElementById("narration");
+const modeLine = document.getElementById("mode");
+const table = document.getElementById("table");
+let lastInfo = "";
+function publicState() {
+  const info = page.info();
+  if (info !== lastInfo) {
+    lastInfo = info;
+    const [m, rot] = info.split(",");
+    modeLine.textContent = site.modeTitles[m] || m;
+    table.classList.toggle("opposite", rot === "1");
+    table.classList.toggle("side", rot !== "1");
+  }
+  const lines = page.narration();
+  if (lines) {
+    for (const line of lines.split("\n")) {
+      if (line === "\f") { story.textContent = ""; wts.narration = []; continue; }
+      const li = document.createElement("li");
+      li.textContent = line;
+      story.appendChild(li);
+      wts.narration.push(line);
+    }
+    story.scrollTop = story.scrollHeight;
+  }
+}
+
+// ---------------------------------------------------------------- the loop: one firmware step per animation frame
+let writes = -1;
+function frame(now) {
+  const w = page.step(now);
+  if (w !== writes) {
+    writes = w;
+    bufAddr = page.buf_address(); // the bytearray never moves, but a restarted firmware has a new one
+    draw();
+    wts.frames++;
+    if (wts.firstFrameMs === null) {
+      wts.firstFrameMs = performance.now() - T0;
+      document.documentElement.dataset.booted = "1";
+    }
+  }
+  publicState();
+}
+
+let clockMs = 0; // manual clock (tests): time moves only in wts.advance()
+const startedAt = performance.now();
+function loop() {
+  frame(Math.floor(performance.now() - startedAt));
+  requestAnimationFrame(loop);
+}
+wts.waiting = () => page.waiting();
+wts.advance = (ms) => {
+  // Manual clock: run the firmware `ms` further in 20 ms steps, each its own call into Python (garbage is freed between them).
+  const end = clockMs + ms;
+  while (clockMs < end) {
+    clockMs = Math.min(end, clockMs + 20);
+    frame(clockMs);
+  }
+  return clockMs;
+};
+
+// ---------------------------------------------------------------- pads: on screen and as keyboard halves
+function key(pad, ch, down) {
+  if (down) audioOn();
+  page.key(pad, ch, down);
+}
+for (const pad of [0, 1]) {
+  const el = document.getElementById(pad ? "padB" : "padA");
+  const keys = padKeys[pad];
+  el.style.gridTemplateColumns = "repeat(" + (keys.length === 16 ? 4 : 3) + ", 1fr)";
+  for (const ch of keys) {
+    const k = document.createElement("div");
+    k.className = "key";
+    k.textContent = ch;
+    k.dataset.key = ch;
+    el.appendChild(k);
+  }
+  const down = new Map(); // pointerId -> key
+  el.addEventListener("pointerdown", (e) => {
+    const k = e.target.closest(".key");
+    if (!k) return;
+    e.preventDefault(); // no focus ring, no text selection: nothing on screen changes with the key touched
+    down.set(e.pointerId, k.dataset.key);
+    key(pad, k.dataset.key, true);
+  });
+  const up = (e) => {
+    const ch = down.get(e.pointerId);
+    if (ch === undefined) return;
+    down.delete(e.pointerId);
+    key(pad, ch, false);
+  };
+  for (const t of ["pointerup", "pointercancel", "pointerleave"]) el.addEventListener(t, up);
+  el.addEventListener("contextmenu", (e) => e.preventDefault());
+}
+const keymap = site.keymap; // tools/sim/terminal.py's two keyboard halves
+function keyEvent(e, isDown) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const c = e.key.length === 1 ? e.key.toLowerCase() : "";
+  for (const pad of [0, 1]) {
+    const ch = keymap[pad][c];
+    if (ch === undefined) continue;
+    e.preventDefault();
+    if (!e.repeat) key(pad, ch, isDown);
+  }
+}
+document.addEventListener("keydown", (e) => keyEvent(e, true));
+document.getElementById("keyhelp").textContent = "Keyboard: " + [0, 1].map((pad) => {
+  const inv = {};
+  for (const [k, ch] of Object.entries(keymap[pad])) inv[ch] = k;
+  const grid = ["123", "456", "789"].map((row) => [...row].map((ch) => inv[ch] || "?").join(" ")).join(" / ");
+  return "pad " + "AB"[pad] + " " + grid + ", " + inv["*"] + " = *, " + inv["#"] + " = #";
+}).join("; ") + ".";
+document.addEventListener("keyup", (e) => keyEvent(e, false));
+
+document.getElementById("status").textContent = "";
+wts.ready = true;
+if (wts.manual) frame(0);
+else requestAnimationFrame(loop);

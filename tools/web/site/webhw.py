@@ -1,0 +1,487 @@
+"""Browser hardware layer, run inside the MicroPython webassembly port in the page: page clock, pin-level pads, canvas strip, Web Audio buzzer, localStorage storage."""
+# This is to the page what main.py + board_config are to a device: it builds
+# the same firmware.hw bundle from the board file, with stand-ins for
+# machine.Pin / neopixel.NeoPixel / machine.PWM / the clock / entropy, and
+# runs the unchanged firmware.app.App. The firmware's own keypad scanning
+# (rows driven low, columns pulled up, debounce) runs on emulated contacts.
+#
+# The webassembly port frees garbage only when control returns to JS, so the
+# page calls step() once per animation frame and step() always returns: the
+# firmware's endless loop (App.run) is never used here.
+# MicroPython subset only: no f-strings, no typing, no dataclasses.
+import js
+import time
+
+import board_config as cfg  # the board file, copied in as on a device (tools/web build --board)
+from firmware.keypad import contacts, wiring
+
+STORE_DIR = "/store"  # settings.json, scores.json, error.log: mirrored to localStorage
+STORE_KEY = "wts:"  # localStorage key prefix
+_PERSIST_MS = 250  # how often the store directory is compared with localStorage
+MIN_HOLD_MS = 60  # a click is held at least this long: the firmware debounces over 2 scans of 10 ms
+MIN_GAP_MS = 50  # and the same key is let go this long before it is pressed again
+MAX_CATCH_UP_MS = 250  # a frame never runs more firmware time than this (a hidden tab does not replay minutes)
+MAX_RESTARTS = 5
+IN = 0
+OUT = 1
+
+
+class PageClock:
+    """time.ticks_* over a millisecond count the page advances; sleep_ms only moves it (nothing blocks in a page)."""
+
+    def __init__(self):
+        self.now = 0  # ms since the firmware started (the page's time)
+        self.t = 0  # ticks at `now`, wrapped as the port wraps them; 0 at "power-up", as on a device
+        self.ticks_add = time.ticks_add
+        self.ticks_diff = time.ticks_diff
+
+    def ticks_ms(self):
+        return self.t
+
+    def set(self, now):
+        if now > self.now:
+            self.t = time.ticks_add(self.t, now - self.now)
+            self.now = now
+
+    def sleep_ms(self, ms):
+        if ms > 0:
+            self.set(self.now + ms)
+
+
+class Board:
+    """The pins of the emulated board: output levels, and which pad contacts are closed (key char -> (row pin, col pin))."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.pins = {}
+        self.wiring = (_contacts(0), _contacts(1))
+        self.closed = ({}, {})
+        self.sched = []  # (t, pad, key, closed) in time order
+        self.last = ({}, {})  # key -> (pressed at, released at) as scheduled
+        self.np = None
+
+    def read(self, pin_id):
+        # Pulled up unless a closed contact joins this column to a row driven low (or to ground).
+        pins = self.pins
+        for pad in (0, 1):
+            w = self.wiring[pad]
+            for key in self.closed[pad]:
+                row, col = w[key]
+                if col != pin_id:
+                    continue
+                if row is None:
+                    return 0
+                rp = pins.get(row)
+                if rp is not None and rp.mode != IN and rp.level == 0:  # an output or open-drain row pulled low
+                    return 0
+        return 1
+
+    def key(self, pad, key, down):
+        """A page key event: contacts close at once and stay closed at least MIN_HOLD_MS, so even an instant click is seen."""
+        if key not in self.wiring[pad]:
+            return
+        now = self.clock.now
+        held = self.last[pad].get(key, (-1, -MIN_GAP_MS))
+        if down:
+            at = max(now, held[1] + MIN_GAP_MS)
+            self.last[pad][key] = (at, at + MIN_HOLD_MS)
+        else:
+            if held[0] < 0:
+                return
+            at = max(now, held[0] + MIN_HOLD_MS)
+            self.last[pad][key] = (held[0], at)
+        ev = (at, pad, key, down)
+        s = self.sched
+        i = len(s)
+        while i > 0 and s[i - 1][0] > at:
+            i -= 1
+        s.insert(i, ev)
+
+    def due(self, now):
+        s = self.sched
+        while s and s[0][0] <= now:
+            _, pad, key, down = s.pop(0)
+            if down:
+                self.closed[pad][key] = True
+            elif key in self.closed[pad]:
+                del self.closed[pad][key]
+
+    def next_event(self):
+        return self.sched[0][0] if self.sched else -1
+
+
+def _pad_kind(pad):
+    return getattr(cfg, "PAD_%s_TYPE" % "AB"[pad], getattr(cfg, "KEYPAD_TYPE", "matrix3x4"))
+
+
+def _contacts(pad):
+    # key char -> (row pin or None for a direct button, column pin): firmware.keypad's reading of the board file.
+    return contacts(_pad_kind(pad), getattr(cfg, "PAD_" + "AB"[pad]))
+
+
+def pad_keys(pad):
+    """The key characters of pad 0/1 in row-major order (for the on-screen keypad)."""
+    return wiring(_pad_kind(pad), getattr(cfg, "PAD_" + "AB"[pad]))[2]
+
+
+class WebPin:
+    """machine.Pin stand-in: outputs (and open-drain rows) keep a level, inputs read the emulated contacts."""
+
+    IN = 0
+    OUT = 1
+    OPEN_DRAIN = 2
+    PULL_UP = 1
+    PULL_DOWN = 2
+
+    def __init__(self, board, pin_id, mode=-1, pull=-1, value=None):
+        self.board = board
+        self.id = pin_id
+        self.mode = mode
+        self.pull = pull
+        self.level = 1 if value is None else (1 if value else 0)
+        board.pins[pin_id] = self
+
+    def init(self, mode=-1, pull=-1, value=None):
+        if mode != -1:
+            self.mode = mode
+        if pull != -1:
+            self.pull = pull
+        if value is not None:
+            self.value(value)
+
+    def value(self, v=None):
+        if v is None:
+            if self.mode == OUT:
+                return self.level
+            return self.board.read(self.id)
+        self.level = 1 if v else 0
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+    def high(self):
+        self.value(1)
+
+    def low(self):
+        self.value(0)
+
+
+def pin_class(board):
+    """A Pin "class" bound to one board: Pin(id, mode, pull, value=...) plus the constants, as machine.Pin."""
+
+    class Pin(WebPin):
+        def __init__(self, pin_id, mode=-1, pull=-1, value=None):
+            WebPin.__init__(self, board, pin_id, mode, pull, value)
+
+    return Pin
+
+
+class WebNeoPixel:
+    """neopixel.NeoPixel stand-in: the firmware fills .buf in wire order; write() hands the bytes to the canvas."""
+
+    def __init__(self, board, pin, n, bpp=3, timing=1):
+        self.n = n
+        self.bpp = bpp
+        self.buf = bytearray(n * bpp)
+        self.writes = 0
+        board.np = self
+
+    def __len__(self):
+        return self.n
+
+    def write(self):
+        # The page reads .buf straight from wasm memory after the frame (no copy, no FFI per byte).
+        self.writes += 1
+
+
+def neopixel_class(board):
+    def NeoPixel(pin, n, bpp=3, timing=1):
+        return WebNeoPixel(board, pin, n, bpp, timing)
+
+    return NeoPixel
+
+
+def sound(t, hz, duty):
+    js.wtsSound(t, hz, duty)
+
+
+class WebPWM:
+    """machine.PWM stand-in (contract 3): freq/duty_u16 go to one Web Audio square-wave oscillator."""
+
+    def __init__(self, pin, freq=0, duty_u16=0, clock=None):
+        self.clock = clock
+        self._f = freq
+        self._d = duty_u16
+        self._sent = (-1, -1)
+
+    def _send(self):
+        if (self._f, self._d) != self._sent:
+            self._sent = (self._f, self._d)
+            sound(self.clock.now, self._f, self._d)
+
+    def freq(self, hz=None):
+        if hz is None:
+            return self._f
+        self._f = int(hz)
+        self._send()
+
+    def duty_u16(self, d=None):
+        if d is None:
+            return self._d
+        self._d = int(d)
+        self._send()
+
+    def deinit(self):
+        self._d = 0
+        self._send()
+
+
+def pwm_class(clock):
+    def PWM(pin, freq=0, duty_u16=0, **kw):
+        return WebPWM(pin, freq, duty_u16, clock)
+
+    return PWM
+
+
+class Entropy:
+    """Small non-negative ints (< 2**30): crypto.getRandomValues, or a fixed LCG sequence when the page asks for a seed."""
+
+    def __init__(self, seed=None):
+        self.seed = seed
+
+    def __call__(self):
+        if self.seed is None:
+            return js.wtsEntropy()
+        self.seed = (self.seed * 1103515245 + 12345) & 0x3FFFFFFF
+        return self.seed
+
+
+# ---------------------------------------------------------------- storage
+def restore_store():
+    """localStorage -> the firmware's store directory (before the app starts)."""
+    import os
+
+    try:
+        os.mkdir(STORE_DIR)
+    except OSError:
+        pass
+    ls = js.localStorage
+    names = ls.getItem(STORE_KEY + "files")
+    saved = {}
+    if names:
+        for name in names.split(","):
+            v = ls.getItem(STORE_KEY + name)
+            if v is not None:
+                with open(STORE_DIR + "/" + name, "w") as f:
+                    f.write(v)
+                saved[name] = v
+    return saved
+
+
+def persist_store(saved):
+    """The store directory -> localStorage, for every file that changed since the last call."""
+    import os
+
+    ls = js.localStorage
+    names = []
+    changed = False
+    for name in sorted(os.listdir(STORE_DIR)):
+        if name.endswith(".tmp"):
+            continue
+        names.append(name)
+        with open(STORE_DIR + "/" + name) as f:
+            v = f.read()
+        if saved.get(name) != v:
+            ls.setItem(STORE_KEY + name, v)
+            saved[name] = v
+            changed = True
+    if changed:
+        ls.setItem(STORE_KEY + "files", ",".join(names))
+
+
+# ---------------------------------------------------------------- the page's device
+def build_hw(board, clock, entropy):
+    from firmware.hw import build
+
+    return build(cfg, pin_class(board), neopixel_class(board), clock, PWM=pwm_class(clock), entropy=entropy)
+
+
+class Page:
+    """The firmware on the emulated board; step(now_ms) runs it up to the page's time and returns."""
+
+    def __init__(self, mode="attract", seed=None):
+        self.clock = PageClock()
+        self.board = Board(self.clock)
+        self.entropy = Entropy(seed)
+        self.hw = build_hw(self.board, self.clock, self.entropy)
+        self.np = self.board.np
+        self.mode = mode
+        self.saved = restore_store()
+        self.t_persist = 0
+        self.crashes = 0
+        self.dead_until = -1
+        self.next_tick = 0
+        self.app = None
+        self.story = Narration()
+        self._start()
+
+    def _start(self):
+        from firmware.app import App
+
+        self.app = App(self.hw, cfg, mode=self.mode if self.crashes == 0 else "attract", store_dir=STORE_DIR)
+        self.next_tick = self.clock.now
+
+    def buf_address(self):
+        import uctypes
+
+        return uctypes.addressof(self.np.buf)
+
+    def key(self, pad, key, down):
+        self.board.key(pad, key, down)
+
+    def step(self, now):
+        """Run the firmware's ticks at their own times up to `now` (ms). Returns the strip's write count."""
+        clock = self.clock
+        board = self.board
+        if now - clock.now > MAX_CATCH_UP_MS:
+            clock.set(now - MAX_CATCH_UP_MS)
+            if self.next_tick < clock.now:
+                self.next_tick = clock.now
+        while True:
+            board.due(clock.now)
+            if self.dead_until >= 0:
+                if clock.now >= self.dead_until:
+                    self.dead_until = -1
+                    self._start()
+            elif clock.now >= self.next_tick:
+                try:
+                    self.next_tick = clock.now + self.app.tick()
+                except Exception as e:  # as firmware.launcher: log, show red, restart after a second
+                    self._crash(e)
+            if clock.now >= now:
+                break
+            t = self.next_tick if self.dead_until < 0 else self.dead_until
+            ev = board.next_event()
+            if 0 <= ev < t:
+                t = ev
+            if t > now:
+                t = now
+            if t <= clock.now:
+                t = clock.now + 1
+            clock.set(t)
+        if now - self.t_persist >= _PERSIST_MS:
+            self.t_persist = now
+            persist_store(self.saved)
+        return self.np.writes
+
+    def _crash(self, e):
+        from firmware.launcher import format_exception, _status
+        from firmware.display import RED
+        from firmware.storage import append_log
+
+        self.crashes += 1
+        text = format_exception(e)
+        js.console.error("firmware crashed (%d): %s" % (self.crashes, text))
+        append_log(STORE_DIR, "error.log", "--- crash %d at %d ms\n%s" % (self.crashes, self.clock.now, text))
+        try:
+            _status(self.hw, cfg, RED)
+        except Exception:
+            pass
+        self.dead_until = self.clock.now + 1000 if self.crashes < MAX_RESTARTS else 1 << 29
+
+    # -- what the page shows beside the matrix (never anything typed) ---------
+    def narration(self):
+        """Sentences about the turn just revealed (or "\\f" for a new game), else ""."""
+        return self.story.poll(self.app)
+
+    def waiting(self):
+        """True when a game waits for both players' next moves with nothing typed (what the status LEDs show as idle)."""
+        from firmware.modes import M_2P, M_TUTORIAL, M_KEYTEST, S_TURN
+
+        app = self.app
+        if app is None or app.mode < M_2P or app.mode in (M_TUTORIAL, M_KEYTEST) or app.state != S_TURN or len(app.ring):
+            return False
+        for seat in (0, 1):
+            if app.bots[seat] is None and app.entries[seat].state() != 0:
+                return False
+        return True
+
+    def info(self):
+        """Mode name, pad B's seating and the game's turn count: public facts only (as the LEDs show them)."""
+        from firmware.modes import MODE_NAMES
+
+        app = self.app
+        rot = app.entries[1].rotated if app is not None else True
+        return "%s,%d,%d" % (MODE_NAMES[app.mode] if app is not None else "crashed", 1 if rot else 0,
+                             app.game.turns if app is not None else 0)
+
+
+def setup_facts():
+    """Board facts the page needs to draw the strip: strip map, colour offsets, status LEDs (from firmware.display)."""
+    from firmware.display import strip_map, color_offsets
+
+    m = strip_map(getattr(cfg, "MATRIX_LAYOUT", "serpentine"), getattr(cfg, "MATRIX_ORIGIN", "top-left"),
+                  getattr(cfg, "MATRIX_ROTATION", 0), getattr(cfg, "STATUS_LEDS", (81, 82)))
+    return ",".join(str(v) for v in m) + ";" + "%d,%d,%d" % color_offsets(getattr(cfg, "COLOR_ORDER", "GRB"))
+
+
+# ---------------------------------------------------------------- narration panel
+def _plain_turn(game):
+    # Without tools/sim/narrate.py: the two moves of the last turn and the result, from the turn record.
+    from engine import square_name
+
+    log = game.log
+    text = "turn %d" % game.turns
+    if game.log_len >= 3 and log[0] == 1:
+        text = "black %s, white %s" % (square_name(log[1]), square_name(log[2]))
+    if game.result:
+        text += "; " + ("", "black wins", "white wins", "draw")[game.result]
+    return [("turn", text)]
+
+
+class _PlainNarrator:
+    def __init__(self):
+        self.turns = -1
+
+    def see(self, g):
+        last = self.turns
+        self.turns = g.turns
+        return _plain_turn(g) if last >= 0 and g.turns == last + 1 else []
+
+
+class Narration:
+    """Watches the app's game; after each revealed turn's animation gives the panel its sentences ("\\f" = a new game began)."""
+
+    def __init__(self):
+        try:
+            import narrate  # tools/sim/narrate.py (contract 8), copied in as a top-level module
+
+            self.narrator = narrate.Narrator()
+        except ImportError:
+            self.narrator = _PlainNarrator()
+        self.turns = 0
+
+    def poll(self, app):
+        from firmware.modes import S_ANIM
+
+        if app is None or app.state == S_ANIM:
+            return ""  # told once the LEDs have shown the turn, never ahead of them
+        g = app.game
+        out = ""
+        if g.turns < self.turns:
+            out = "\f"
+        self.turns = g.turns
+        try:
+            lines = self.narrator.see(g)
+        except Exception as e:  # a narration bug must not stop the game
+            js.console.error("narration: %r" % (e,))
+            return out
+        if lines:
+            out += ("\n" if out else "") + "\n".join(s for _, s in lines)
+        return out
