@@ -16,10 +16,24 @@ if str(ROOT) not in sys.path:
 from tools.conformance import CASES_DIR as CONFORMANCE  # noqa: E402
 
 
+def node_major():
+    """The major version of the `node` on PATH (18 for v18.19.1), or None if it does not say."""
+    import subprocess
+    try:
+        out = subprocess.run(["node", "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
+        return int(out.lstrip("v").split(".")[0])
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return None
+
+
 def _node_ready():
     """Node and the pinned npm packages are both needed for real MicroPython."""
     if shutil.which("node") is None:
-        return "node is not installed"
+        return "node is not installed (Node 20+ runs these tests; see the README's Quick start)"
+    major = node_major()
+    if major is None or major < 20:
+        return "Node 20 or newer is needed for real MicroPython, %s found (see the README's Quick start)" % (
+            "v%d" % major if major is not None else "an unreadable version")
     if not (ROOT / "tools" / "node" / "node_modules").is_dir():
         return "npm packages missing: run `./wts setup` (npm ci in tools/node)"
     return None

@@ -3,6 +3,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -37,6 +38,9 @@ class Dev:
         self.frames[-1:] = [(self.t, px)]
     def cell_pixels(self, px):
         return px
+    @property
+    def said(self):
+        return [(self.t, "place", "keys seen: " + str(len(self.keys)))]
 d = Dev()
 st.play(d, sys.argv[1], Board, "fake device", 0, 1)
 print("KEYS", " ".join(d.keys))
@@ -47,9 +51,15 @@ class Tmux:
     def __init__(self, cmd, cols=100, rows=30):
         self.name = "wts-" + uuid.uuid4().hex[:8]
         self.sock = "wts-test-" + self.name
-        env = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8", TERM="xterm-256color", COLORTERM="truecolor", WTS_COLOR="")
+        # Settings and scores go to a throw-away state folder, never the user's own.
+        self.state = tempfile.mkdtemp(prefix="wts-state-")
+        env = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8", TERM="xterm-256color", COLORTERM="truecolor", WTS_COLOR="",
+                   XDG_STATE_HOME=self.state)
+        # After the program: its exit code, then the terminal's echo flag, then a marker, so a test can wait
+        # for the marker instead of guessing how long the shell takes under load.
         subprocess.run(["tmux", "-L", self.sock, "-f", "/dev/null", "new-session", "-d", "-s", self.name,
-                        "-x", str(cols), "-y", str(rows), cmd + "; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -x -- '-\\?echo'; sleep 30"],
+                        "-x", str(cols), "-y", str(rows),
+                        cmd + "; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -x -- '-\\?echo'; echo SHELL-BACK; sleep 30"],
                        check=True, env=env, cwd=str(ROOT))
 
     def keys(self, *k):
@@ -74,6 +84,7 @@ class Tmux:
 
     def close(self):
         subprocess.run(["tmux", "-L", self.sock, "kill-server"], capture_output=True)
+        shutil.rmtree(self.state, ignore_errors=True)
 
 
 @pytest.fixture
@@ -97,13 +108,14 @@ def test_draws_maps_keys_silently_and_restores(fake_sim):
     assert "u i o" in s and "fake device" in s
     assert "\x1b[38;2;255;0;0m" in t.screen(escapes=True)        # e5 in 24-bit red
     t.keys("s", "k", "3")
-    time.sleep(0.5)
+    t.wait_for("keys seen: 3")                       # the fake device has them (state, not a guessed sleep)
     s = t.screen()
     # Nothing typed appears anywhere on screen.
     for line in s.splitlines():
         assert not line.rstrip().endswith(("s", "k3", "sk3"))
     t.keys("C-c")
-    s = t.wait_for("EXIT=0")
+    s = t.wait_for("SHELL-BACK")                     # exit code and echo flag are printed by then
+    assert "EXIT=0" in s
     assert "KEYS A5 B5 A#" in s
     assert "Pad A (black)" not in s                 # the alternate screen is gone
     assert "\necho\n" in "\n" + s                    # echo is back on in the shell's terminal

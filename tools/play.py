@@ -2,9 +2,12 @@
 import argparse
 import sys
 
-# A board's USB vendor says which board file fits it (other USB-serial chips
-# could be anything: then the maker names the board).
-BOARD_BY_VID = {0x2E8A: "pico", 0x303A: "esp32s3"}
+import boards
+from firmware.modes import BOT_LEVELS
+
+
+# What a player may ask the simulator for (the firmware's own mode names, firmware/modes.py).
+PLAY_MODES = ("2p",) + BOT_LEVELS + ("demo", "tutorial", "attract", "menu")
 
 
 def attached_boards():
@@ -16,29 +19,63 @@ def attached_boards():
     return [(p.device, p.vid) for p in sorted(list_ports.comports()) if p.vid in USB_VIDS]
 
 
-def main(argv=None):
+def build_parser():
     ap = argparse.ArgumentParser(
         prog="./wts play",
         description="Play What the Shell. With a Pico or ESP32-S3 on USB, deploy the game to it and play "
-                    "there; otherwise play the real firmware in the terminal simulator against the computer.",
+                    "there; otherwise play the real firmware in the terminal simulator against the computer. "
+                    "Settings and scores are kept in a per-user state folder between runs.",
     )
-    ap.add_argument("--level", default="medium", choices=("easy", "medium", "hard"),
-                    help="the computer's level in the simulator (default: %(default)s)")
-    ap.add_argument("--mode", choices=("2p", "easy", "medium", "hard", "demo", "tutorial", "attract"),
+    ap.add_argument("--level", choices=BOT_LEVELS,
+                    help="the computer's level (default: medium); the same as --mode LEVEL")
+    ap.add_argument("--mode", choices=PLAY_MODES,
                     help="simulator mode instead of a game against the computer (2p: both pads on one keyboard)")
-    ap.add_argument("--board", help="board file for the device or the simulator's layout (default: guessed from USB, else pico)")
+    ap.add_argument("--board", help="board file (boards/NAME.py) for the device or the simulator's layout "
+                                    "(default: guessed from USB, else pico); one of: " + ", ".join(boards.names()))
     ap.add_argument("--port", help="serial port of the board to deploy to (default: the one found on USB)")
     ap.add_argument("--sim", action="store_true", help="always use the simulator, even with a board attached")
+    ap.add_argument("--seed", help="replay a game: the seed the simulator showed (default: a fresh one every launch)")
+    ap.add_argument("--runtime", choices=("cpython", "micropython"),
+                    help="the simulator's runtime (default cpython; micropython runs the real interpreter and needs Node 20+)")
+    ap.add_argument("--forget", action="store_true", help="keep no settings or scores this time")
+    return ap
+
+
+def sim_mode(ap, args):
+    """The simulator's --mode from --mode/--level; a level with a mode that has no computer is refused."""
+    if args.level and args.mode and args.mode != args.level:
+        if args.mode in BOT_LEVELS:
+            ap.error("--level %s and --mode %s name two different levels: give one" % (args.level, args.mode))
+        ap.error("--level sets the computer's level, but --mode %s has no computer opponent "
+                 "(use --mode easy|medium|hard, or --level alone)" % args.mode)
+    return args.mode or args.level or "medium"
+
+
+def guess_board(vid):
+    """The board file for a USB vendor id, or None when no board file (or more than one) claims it."""
+    found = boards.for_usb_vid(vid)
+    if len(found) > 1 and any(boards.load(n).NAME == n for n in found):
+        # A copied board file keeps the original's USB_VIDS: the original is the safe guess, and
+        # --board names the copy.
+        found = [n for n in found if boards.load(n).NAME == n]
+    return found[0] if len(found) == 1 else None
+
+
+def main(argv=None):
+    ap = build_parser()
     args = ap.parse_args(argv)
+    mode = sim_mode(ap, args)
+    if args.board is not None and args.board not in boards.names():
+        ap.error("unknown board %r; valid boards: %s (the files in boards/)" % (args.board, ", ".join(boards.names())))
 
     if not args.sim:
-        boards = [(args.port, None)] if args.port else attached_boards()
-        if len(boards) == 1:
-            port, vid = boards[0]
-            board = args.board or BOARD_BY_VID.get(vid)
+        found = [(args.port, None)] if args.port else attached_boards()
+        if len(found) == 1:
+            port, vid = found[0]
+            board = args.board or guess_board(vid)
             if board is None:
-                sys.exit("play: a board is attached at %s but its kind is unknown; run ./wts play --board pico "
-                         "(or esp32s3), or ./wts play --sim for the simulator" % port)
+                sys.exit("play: a board is attached at %s but its kind is unknown; run ./wts play --board NAME "
+                         "(one of %s), or ./wts play --sim for the simulator" % (port, ", ".join(boards.names())))
             from tools import deploy
 
             print("play: found a board at %s; deploying the %s build (takes a minute the first time)" % (port, board))
@@ -48,15 +85,18 @@ def main(argv=None):
             print("play: done. The board restarts into attract mode: press any key on a pad to play,"
                   " or hold * on pad A for two seconds for the menu.")
             return 0
-        if len(boards) > 1:
+        if len(found) > 1:
             print("play: %d boards attached (%s); using the simulator. Name one with --port to deploy."
-                  % (len(boards), ", ".join(p for p, _ in boards)))
+                  % (len(found), ", ".join(p for p, _ in found)))
 
     from tools.sim import cli
 
-    sim_args = ["--mode", args.mode or args.level]
-    if args.board:
-        sim_args += ["--board", args.board]
+    sim_args = ["--mode", mode]
+    for flag, value in (("--board", args.board), ("--seed", args.seed), ("--runtime", args.runtime)):
+        if value is not None:
+            sim_args += [flag, value]
+    if args.forget:
+        sim_args.append("--forget")
     return cli.main(sim_args)
 
 

@@ -5,7 +5,15 @@ import sys
 
 import boards
 from tools.sim import fakehw
-from tools.sim.device import Device, MODES, RUNTIMES
+from tools.sim.device import Device, MODES, RUNTIMES, SEED_LIMIT
+
+
+def say_line(t, kind, text):
+    """One narration line of the headless output: `@ 12.3 s  both chose e5: egg #1 laid`."""
+    if kind == "mode":
+        from tools.sim.narrate import mode_title
+        text = "mode: " + mode_title(text)
+    return "@ %5.1f s  %s" % (t / 1000.0, text)
 
 
 def run_headless(args, out=sys.stdout):
@@ -30,12 +38,19 @@ def run_headless(args, out=sys.stdout):
         if frames_out is not None:
             frames_out.write(json.dumps({"t": t, "pixels": [list(p) for p in px]}, separators=(",", ":")) + "\n")
 
+    def on_say(t, kind, text):
+        if args.narrate:
+            print(say_line(t, kind, text), file=out)
+
     try:
-        dev = Device(board=args.board, mode=args.mode, runtime=args.runtime, seed=args.seed, store_dir=args.store, keep_frames=False, on_frame=on_frame)
+        dev = Device(board=args.board, mode=args.mode, runtime=args.runtime, seed=args.seed, store_dir=args.store,
+                     keep_frames=False, on_frame=on_frame, on_say=on_say)
     except (RuntimeError, ValueError) as e:  # no Node for --runtime micropython, a bad board field, ...
         if frames_out is not None:
             frames_out.close()
         raise SystemExit("tools.sim: %s" % (e,))
+    if args.seed is None:
+        print("tools.sim: seed %d (--seed %d plays this game again)" % (dev.seed, dev.seed), file=sys.stderr)
     try:
         if args.runtime == "micropython":
             # One guest call for the whole script: far fewer round trips.
@@ -50,6 +65,16 @@ def run_headless(args, out=sys.stdout):
     return 0
 
 
+def seed_arg(text):
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("a whole number, not %r" % text)
+    if not 0 <= n < SEED_LIMIT:
+        raise argparse.ArgumentTypeError("from 0 to %d, not %d" % (SEED_LIMIT - 1, n))
+    return n
+
+
 def build_parser():
     p = argparse.ArgumentParser(
         prog="python -m tools.sim",
@@ -60,25 +85,42 @@ def build_parser():
         "`wait 300` (ms), `sync` (run until both players are asked for the next move); `;` starts a comment.",
     )
     p.add_argument("--headless", action="store_true", help="no screen: run --script and print the final board")
-    p.add_argument("--mode", default="2p", choices=MODES, help="2p, easy/medium/hard (you are black on pad A), demo (computer vs computer), ...")
+    p.add_argument("--mode", default="2p", choices=MODES,
+                   help="2p, easy/medium/hard (you are black on pad A), demo (computer vs computer), attract, "
+                        "tutorial, menu, keytest (default 2p)")
     p.add_argument("--script", help="key script file ('-' = stdin); needed with --headless")
-    p.add_argument("--runtime", default="cpython", choices=RUNTIMES, help="run the firmware under CPython (fast) or real MicroPython (webassembly port under Node)")
-    p.add_argument("--board", default="pico", help="board config from boards/: " + ", ".join(boards.NAMES))
+    p.add_argument("--narrate", action="store_true",
+                   help="with --headless: also print what happened, one line per event, before the board")
+    p.add_argument("--runtime", default="cpython", choices=RUNTIMES,
+                   help="run the firmware under CPython (fast, the default) or real MicroPython (webassembly port, needs Node 20+)")
+    p.add_argument("--board", default="pico", help="board config: a file in boards/ (%s)" % ", ".join(boards.names()))
     p.add_argument("--frames", metavar="OUT.jsonl", help='write every LED frame as {"t": ms, "pixels": [[r,g,b], ...]} (83, strip order)')
-    p.add_argument("--seed", type=int, default=0, help="seed for the computer players")
-    p.add_argument("--store", metavar="DIR", default=None, help="directory for settings.json/scores.json (default: none, nothing saved)")
+    p.add_argument("--seed", type=seed_arg, default=None,
+                   help="seed for the computer players (default: a fresh one from entropy, shown so it can be replayed)")
+    p.add_argument("--store", metavar="DIR", default=None,
+                   help="folder for settings.json/scores.json (default: the per-user state folder in the terminal, "
+                        "$XDG_STATE_HOME/what-the-shell or ~/.local/state/what-the-shell; nothing with --headless)")
+    p.add_argument("--forget", action="store_true", help="keep no settings or scores (the terminal UI's default is to keep them)")
     return p
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
-    if args.board not in boards.NAMES:
-        raise SystemExit("unknown board %r; valid boards: %s" % (args.board, ", ".join(boards.NAMES)))
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    valid = boards.names()
+    if args.board not in valid:
+        ap.error("unknown board %r; valid boards: %s (the files in boards/)" % (args.board, ", ".join(valid)))
+    if args.forget and args.store:
+        ap.error("--forget and --store DIR contradict each other: choose one")
     if args.headless:
         if not args.script:
-            raise SystemExit("--headless needs --script FILE (see --help for the script lines)")
+            ap.error("--headless needs --script FILE (see --help for the script lines)")
         return run_headless(args)
+    if args.narrate:
+        ap.error("--narrate is for --headless; the terminal simulator always shows what happened beside the board")
+    if args.store is None and not args.forget:
+        from tools.sim.state import state_dir
+        args.store = state_dir()
     from tools.sim import terminal
 
     return terminal.run(args)
-

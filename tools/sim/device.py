@@ -2,13 +2,25 @@
 import os
 
 import boards
-from tools.sim import fakehw
-
+from firmware.display import color_offsets, strip_map
+from firmware.modes import MODE_NAMES
 from tools import ROOT
+from tools.sim import fakehw, narrate
 
-MODES = ("2p", "easy", "medium", "hard", "demo", "attract", "tutorial", "menu")
+# The simulator's --mode values: the firmware's own mode names (firmware/modes.py), in the order --help lists them.
+MODES = ("2p", "easy", "medium", "hard", "demo", "attract", "tutorial", "menu", "keytest")
+MODES = tuple(m for m in MODES if m in MODE_NAMES) + tuple(m for m in MODE_NAMES if m not in MODES)
 RUNTIMES = ("cpython", "micropython")
 NPIX = 83
+SEED_LIMIT = 1 << 30     # seeds are small ints (< 2**30): a heap object on MicroPython otherwise
+
+
+FRESH_SEEDS = 100000     # fresh seeds have at most 5 digits: easy to read off the screen and type back
+
+
+def fresh_seed():
+    """A seed from true entropy (os.urandom), so every launch plays a new game; --seed N reproduces one."""
+    return int.from_bytes(os.urandom(4), "little") % FRESH_SEEDS
 
 
 def _pad(pad):
@@ -21,8 +33,7 @@ def _pad(pad):
 
 def decode(cfg, raw):
     """Wire bytes of one frame -> list of 83 (r, g, b) in strip order."""
-    order = getattr(cfg, "COLOR_ORDER", "GRB")
-    ri, gi, bi = order.index("R"), order.index("G"), order.index("B")
+    ri, gi, bi = color_offsets(getattr(cfg, "COLOR_ORDER", "GRB"))
     return [(raw[i + ri], raw[i + gi], raw[i + bi]) for i in range(0, NPIX * 3, 3)]
 
 
@@ -32,15 +43,28 @@ class Device:
     Frames: `frames` is a list of (t_ms, pixels) (if keep_frames), `on_frame(t, pixels)`
     is called for each; pixels are 83 (r, g, b) tuples in strip order (what the LEDs show,
     after gamma, brightness and the power cap). `cell_pixels(pixels)` reorders them.
+
+    Words: `said` is a list of (t_ms, kind, sentence) from tools/sim/narrate.py (every
+    turn, mode change and tutorial lesson), `on_say(t, kind, sentence)` is called for each.
+    `seed=None` draws a fresh one from entropy (`seed` then says which, to replay it).
     """
 
-    def __init__(self, board="pico", mode="2p", runtime="cpython", seed=0, store_dir=None, keep_frames=True, on_frame=None):
+    def __init__(self, board="pico", mode="2p", runtime="cpython", seed=None, store_dir=None, keep_frames=True, on_frame=None,
+                 on_say=None):
         if runtime not in RUNTIMES:
             raise ValueError("unknown runtime %r; valid runtimes: %s" % (runtime, ", ".join(RUNTIMES)))
         if mode not in MODES:
             raise ValueError("unknown mode %r; valid modes: %s" % (mode, ", ".join(MODES)))
         self.cfg = boards.load(board)
+        if seed is None:
+            seed = fresh_seed()
+        if not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+            raise ValueError("seed must be a whole number from 0 to %d, not %r" % (SEED_LIMIT - 1, seed))
+        self.seed = seed
         self.board = board
+        self.on_say = on_say
+        self.said = []
+        self.mode_now = mode
         self.mode = mode
         self.runtime = runtime
         self.keep_frames = keep_frames
@@ -48,8 +72,6 @@ class Device:
         self.frames = []
         self.last_pixels = [(0, 0, 0)] * NPIX
         self.t = 0
-        from firmware.display import strip_map
-
         self._map = strip_map(
             getattr(self.cfg, "MATRIX_LAYOUT", "serpentine"),
             getattr(self.cfg, "MATRIX_ORIGIN", "top-left"),
@@ -57,9 +79,21 @@ class Device:
             getattr(self.cfg, "STATUS_LEDS", (81, 82)),
         )
         if runtime == "cpython":
-            self._dev = fakehw.VirtualDevice(self.cfg, mode=_app_mode(mode), seed=seed, store_dir=store_dir, on_frame=self._raw_frame, keep_frames=False)
+            self._dev = fakehw.VirtualDevice(self.cfg, mode=mode, seed=seed, store_dir=store_dir, on_frame=self._raw_frame, keep_frames=False)
+            narrate.watch(self._dev.app, lambda kind, text: self._say(self._dev.clock.now, kind, text))
         else:
-            self._dev = UpyDevice(board, _app_mode(mode), seed, store_dir, self._raw_frame)
+            self._dev = UpyDevice(board, mode, seed, store_dir, self._raw_frame, self._say)
+
+    def _say(self, t, kind, text):
+        if kind == "mode":
+            self.mode_now = text
+        self.said.append((t, kind, text))
+        if self.on_say is not None:
+            self.on_say(t, kind, text)
+
+    def game(self):
+        """The firmware's live Game (CPython runtime only: the MicroPython one lives in the guest)."""
+        return self._dev.app.game if self.runtime == "cpython" else None
 
     def _raw_frame(self, t, raw):
         px = decode(self.cfg, raw)
@@ -118,27 +152,29 @@ class Device:
             self._dev.close()
 
 
-def _app_mode(mode):
-    return mode
-
-
 class UpyDevice:
     """The same VirtualDevice, run inside real MicroPython (tools.upy.Session); frames come back as hex lines."""
 
-    def __init__(self, board, mode, seed, store_dir, on_frame):
+    def __init__(self, board, mode, seed, store_dir, on_frame, on_say=None):
         from tools import upy
 
         if not upy.node_available():
-            raise RuntimeError("--runtime micropython needs Node and tools/node/node_modules (npm ci in tools/node)")
+            raise RuntimeError("--runtime micropython needs Node 20+ and tools/node/node_modules (./wts setup); "
+                               "the default --runtime cpython needs neither")
         self.on_frame = on_frame
+        self.on_say = on_say
         files = guest_files()
         self.session = upy.Session(files=files, timeout=900.0)  # a whole scripted game can run in one call
         self._exec(
-            "import sys\nsys.path.insert(0, '/')\nimport fakehw, boards, ubinascii\n"
+            "import sys\nsys.path.insert(0, '/')\nimport fakehw, boards, narrate, ubinascii\n"
             "_fr = []\n"
             "def _on(t, raw):\n    _fr.append((t, ubinascii.hexlify(raw)))\n"
             "dev = fakehw.VirtualDevice(boards.load(%r), mode=%r, seed=%d, store_dir=%r, on_frame=_on, keep_frames=False)\n"
-            "def _flush():\n    for t, h in _fr:\n        print('@F', t, h.decode())\n    _fr.clear()\n" % (board, mode, seed, store_dir)
+            "def _say(kind, text):\n    _fr.append((dev.clock.now, '@N ' + kind + ' ' + text))\n"
+            "narrate.watch(dev.app, _say)\n"
+            "def _flush():\n    for t, h in _fr:\n"
+            "        if isinstance(h, str):\n            print('@N', t, h[3:])\n"
+            "        else:\n            print('@F', t, h.decode())\n    _fr.clear()\n" % (board, mode, seed, store_dir)
         )
 
     def _exec(self, code):
@@ -148,6 +184,10 @@ class UpyDevice:
             if line.startswith("@F "):
                 _, t, h = line.split(" ", 2)
                 self.on_frame(int(t), bytes.fromhex(h))
+            elif line.startswith("@N "):
+                _, t, kind, text = line.split(" ", 3)
+                if self.on_say is not None:
+                    self.on_say(int(t), kind, text)
             else:
                 rest.append(line)
         return "\n".join(rest)
@@ -190,10 +230,11 @@ class UpyDevice:
 
 
 def guest_files():
-    """Device files plus the fakes, as the MicroPython guest sees them (fakehw at the root, no tools package)."""
+    """Device files plus the fakes and the narrator, as the MicroPython guest sees them (at the root, no tools package)."""
     from tools import upy
 
     files = dict(upy.project_files("engine", "firmware", "boards"))
-    with open(os.path.join(ROOT, "tools", "sim", "fakehw.py"), "rb") as f:
-        files["fakehw.py"] = f.read()
+    for name in ("fakehw.py", "narrate.py"):
+        with open(os.path.join(ROOT, "tools", "sim", name), "rb") as f:
+            files[name] = f.read()
     return files

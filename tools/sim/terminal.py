@@ -7,6 +7,9 @@ import signal
 import sys
 import time
 
+from firmware.display import PAL, BLUE, WARM, AMBER, RED
+from firmware.modes import BOT_LEVELS
+from tools.sim import narrate
 from tools.sim.screen import board_exposure, board_gamma, perceived
 
 # ---------------------------------------------------------------- keys
@@ -42,7 +45,7 @@ QUIT = ("\x03", "\x04")   # Ctrl-C, Ctrl-D (ISIG is off, so they arrive as bytes
 SUSPEND = "\x1a"          # Ctrl-Z
 REDRAW = "\x0c"           # Ctrl-L
 
-SINGLE_PLAYER = ("easy", "medium", "hard")
+SINGLE_PLAYER = BOT_LEVELS    # the modes where pad B's seat is the computer (firmware/modes.py)
 
 
 def decode(data, single_player=False):
@@ -228,8 +231,11 @@ def screen_colour(rgb, gamma, exposure):
 COLS = "abcdefghi"
 
 
-def matrix_lines(cells, status, gamma, exposure, led="●"):
-    """The panel as lines of text: 9x9 LEDs with coordinates, B's status LED on the far edge, A's on the near."""
+def matrix_lines(cells, status, gamma, exposure, led="●", oldest=-1):
+    """The panel as lines of text: 9x9 LEDs with coordinates, B's status LED on the far edge, A's on the near.
+
+    `oldest` is the cell of the oldest egg (the next to hatch): a mark left of it, or -1 for none.
+    """
     pb, lab = bg(PANEL_BG), fg(LABEL)
     width = 25   # " 1 " + 9 LEDs of 2 columns + " 1 " + margin: every line padded to it so the panel is a clean rectangle
 
@@ -246,16 +252,63 @@ def matrix_lines(cells, status, gamma, exposure, led="●"):
     for r in range(9):
         s = " %d " % (r + 1)
         for c in range(9):
-            s += " " + fg(screen_colour(cells[r * 9 + c], gamma, exposure)) + led
+            i = r * 9 + c
+            s += (fg(EGG_MARK) + OLDEST_MARK if i == oldest else " ") + fg(screen_colour(cells[i], gamma, exposure)) + led
         lines.append(panel(s + lab + "  %d" % (r + 1), 3 + 18 + 3))
     lines += [panel(head, len(head)), panel("", 0), status_line(status[0], "A black"), panel("", 0)]
     return lines
 
 
+OLDEST_MARK = ">"                 # left of the oldest egg (ASCII: every terminal font has it)
+EGG_MARK = (255, 170, 60)
+
+
+def pal(colour):
+    """A palette colour of the firmware (display.PAL, logical RGB before gamma) as a screen colour."""
+    return (PAL[colour * 3], PAL[colour * 3 + 1], PAL[colour * 3 + 2])
+
+
+def legend_lines(led="●"):
+    """What the colours mean, under the matrix (colours from the firmware's own palette)."""
+    def item(colour, text):
+        return fg(pal(colour)) + led + RESET + " " + text
+    return [item(BLUE, "black  ") + " " + item(WARM, "white  ") + " " + item(AMBER, "egg"),
+            fg(EGG_MARK) + OLDEST_MARK + RESET + " oldest egg " + item(RED, "caught")]
+
+
+# The menu's items, key by key. firmware/menu.py is their home (LABELS:
+# [(key, label)]); until it has them, the choices its Menu.key makes.
+FALLBACK_MENU = (("1", "two players"), ("2", "vs computer: easy"), ("3", "vs computer: medium"),
+                 ("4", "vs computer: hard"), ("5", "tutorial"), ("6", "attract mode"),
+                 ("7", "brightness down"), ("8", "brightness up"), ("9", "seating: pad B turned or not"),
+                 ("0", "volume"), ("#", "key test"), ("*", "leave the menu"))
+
+
+def menu_items():
+    """[(key, label)] of the device's menu."""
+    try:
+        from firmware import menu
+    except ImportError:
+        return FALLBACK_MENU
+    labels = getattr(menu, "LABELS", None)
+    if not labels:
+        return FALLBACK_MENU
+    if isinstance(labels[0], str):          # a plain list: item k is key k+1
+        return tuple((str(k + 1), t) for k, t in enumerate(labels))
+    return tuple(labels)
+
+
 def help_lines(mode, numpad_hint=True):
-    """The key map, drawn next to the matrix."""
+    """The key map (or, in the menu, the menu's items), drawn next to the matrix."""
     single = mode in SINGLE_PLAYER
     dim, bold, rst = "\x1b[2m", "\x1b[1m", RESET
+    if mode == "menu":
+        out = [bold + "Menu: press a key on either pad" + rst]
+        for key, label in menu_items():
+            out.append("  %s  %s" % (key, label))
+        out.append(dim + "  (keys: q w e / a s d / z x c = 1-9," + rst)
+        out.append(dim + "   1 = *, the same on the right hand)" + rst)
+        return out
     a = [bold + "Pad A (black): left hand" + rst,
          "  q w e      1 2 3",
          "  a s d  ->  4 5 6",
@@ -270,15 +323,47 @@ def help_lines(mode, numpad_hint=True):
              "  u i o      1 2 3",
              "  j k l  ->  4 5 6",
              "  m , .      7 8 9",
-             "  7 = * back   9 = # lock"]
+             "  7 = * back   9 = # lock",
+             dim + "  turned 180°: white sits opposite, so" + rst,
+             dim + "  its 1 is the screen's bottom right" + rst]
         if numpad_hint:
             b.append(dim + "  or the number pad by position" + rst)
             b.append(dim + "  (NumLock off, 0 = *, Enter = #)" + rst)
+    head = []
+    if mode in ("attract", "demo"):
+        head = [bold + "The computer plays itself." + rst,
+                "Any key: the menu; # : the last mode.", ""]
     tail = ["", "First key: block, second: cell, # locks.",
             dim + "Typed keys are never shown." + rst,
             dim + "Tab menu (holds * on pad A)" + rst,
             dim + "Ctrl-C quit  Ctrl-L redraw  Ctrl-Z suspend" + rst]
-    return a + [""] + b + tail
+    return head + a + [""] + b + tail
+
+
+def wrap(text, width):
+    """Plain text -> lines of at most `width` columns, broken at spaces."""
+    lines, cur = [], ""
+    for word in text.split():
+        if cur and len(cur) + 1 + len(word) > width:
+            lines.append(cur)
+            cur = word
+        else:
+            cur = (cur + " " + word) if cur else word
+    return lines + ([cur] if cur else [])
+
+
+def story_lines(said, width, height, over=None, lesson=None):
+    """The narration panel: a lesson caption or the game-over line in bold, then the newest sentences that fit."""
+    bold, dim, rst = "\x1b[1m", "\x1b[2m", RESET
+    out = []
+    for text in ([lesson] if lesson else []) + (["Game over: " + over] if over else []):
+        out += [bold + x + rst for x in wrap(text, max(10, width))]
+    lines = [text for _, kind, text in said if kind not in ("mode", "lesson")]
+    room = height - len(out) - 1
+    if lines and room > 0:
+        out.append(dim + "What happened (newest last):" + rst)
+        out += ["  " + x for x in lines[-room:]]
+    return [clip(x, width) for x in out[:max(0, height)]]
 
 
 # An escape sequence: CSI (ESC [ parameters final-byte) or ESC + one character.
@@ -303,9 +388,13 @@ def clip(s, width):
     return "".join(out)
 
 
-def compose(cells, status, mode, title, cols, rows, gamma, exposure, led="●"):
-    """The whole screen for a terminal of cols x rows, as one string (cursor home, every line cleared to its end)."""
-    m = matrix_lines(cells, status, gamma, exposure, led)
+def compose(cells, status, mode, title, cols, rows, gamma, exposure, led="●", said=(), oldest=-1):
+    """The whole screen for a terminal of cols x rows, as one string (cursor home, every line cleared to its end).
+
+    `said`: the narration so far [(t, kind, sentence)] (tools/sim/narrate.py), shown under the board;
+    `oldest`: the oldest egg's cell (marked), or -1.
+    """
+    m = matrix_lines(cells, status, gamma, exposure, led, oldest) + [""] + ["  " + x for x in legend_lines(led)]
     h = help_lines(mode)
     mw = max(visible_len(x) for x in m)
     hw = max(visible_len(x) for x in h)
@@ -322,10 +411,34 @@ def compose(cells, status, mode, title, cols, rows, gamma, exposure, led="●"):
     else:
         need = "terminal too small: %dx%d, need at least %dx%d" % (cols, rows, mw + 2, len(m) + 7)
         return "\x1b[H\x1b[2J" + need[:max(1, cols)]
-    lines = ["\x1b[1m" + title + RESET] + body
+    over, lesson = game_over(said, mode), lesson_caption(said, mode)
+    story = story_lines(said, cols - 3, rows - 1 - len(body) - 1, over, lesson)
+    lines = ["\x1b[1m" + title + RESET] + body + ([""] + ["  " + x for x in story] if story else [])
     # Never let a line wrap (auto-wrap is off, but a clipped line is also cheaper to send).
     lines = [clip(x, cols - 1) for x in lines[:rows]]
     return "\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K\x1b[J"
+
+
+def game_over(said, mode):
+    """The result sentence while the finished game is still on the board (until the next turn or mode), else None."""
+    if mode in ("menu", "tutorial"):
+        return None
+    for _, kind, text in reversed(said):
+        if kind == "result":
+            return text
+        if kind in ("place", "egg", "mode"):
+            return None
+    return None
+
+
+def lesson_caption(said, mode):
+    """In the tutorial: the current lesson's title and caption (narrate.py's words for firmware/tutorial.py)."""
+    if mode != "tutorial":
+        return None
+    for _, kind, text in reversed(said):
+        if kind == "lesson":
+            return text[0].upper() + text[1:]
+    return None
 
 
 # ---------------------------------------------------------------- the terminal
@@ -491,7 +604,11 @@ def play(device, mode, board, title, in_fd, out_fd, fps=30, clock=time.monotonic
             else:
                 board_order = device.cell_pixels(px)
                 cells, status = board_order[:81], board_order[81:83]
-            scr = compose(cells, status, mode, title, cols, rows, gamma, exposure, led)
+            # The firmware changes mode itself (menu, attract): title and key map follow it.
+            now_mode = getattr(device, "mode_now", None) or mode
+            full_title = title + (" · " + narrate.mode_title(now_mode) if hasattr(device, "mode_now") else "")
+            said = getattr(device, "said", ())
+            scr = compose(cells, status, now_mode, full_title, cols, rows, gamma, exposure, led, said, oldest_egg(device))
             if scr != last_shown:
                 term.write(scr)
                 last_shown = scr
@@ -506,6 +623,15 @@ def play(device, mode, board, title, in_fd, out_fd, fps=30, clock=time.monotonic
                 signal.signal(sig, h)
             except (ValueError, OSError):
                 pass
+
+
+def oldest_egg(device):
+    """The cell of the device's oldest egg (marked on screen), or -1 (none, or a device that cannot say)."""
+    game = getattr(device, "game", None)
+    g = game() if callable(game) else None
+    if g is None or getattr(device, "mode_now", None) == "menu":
+        return -1
+    return narrate.oldest_egg(g)
 
 
 def latest_pixels(device):
@@ -527,8 +653,12 @@ def run(args):
         board = boards.load(board_name)
     except ValueError as e:
         raise SystemExit("tools.sim: %s" % e)
-    kw = {"board": board_name, "mode": mode, "keep_frames": False}   # a long session must not pile up frames
-    for name, key in (("runtime", "runtime"), ("seed", "seed"), ("store", "store_dir")):
+    from tools.sim.device import fresh_seed
+    seed = getattr(args, "seed", None)
+    if seed is None:
+        seed = fresh_seed()          # a new game every launch; the title says how to replay it
+    kw = {"board": board_name, "mode": mode, "seed": seed, "keep_frames": False}   # a long session must not pile up frames
+    for name, key in (("runtime", "runtime"), ("store", "store_dir")):
         if getattr(args, name, None) is not None:
             kw[key] = getattr(args, name)
     made = []
@@ -541,10 +671,8 @@ def run(args):
             raise SystemExit("tools.sim: %s" % e)
         return made[0]
 
-    names = {"2p": "two players", "demo": "demo (computer vs computer)", "attract": "attract mode",
-             "tutorial": "tutorial", "menu": "menu"}
-    # The firmware may change mode (menu), so the title says how it started.
-    title = "What the Shell — board %s, started in %s" % (board_name, names.get(mode, "you vs the computer (%s)" % mode))
+    # The firmware changes mode itself (menu): play() adds the current one to this title.
+    title = "What the Shell — board %s, seed %d" % (board_name, seed)
     try:
         play(factory, mode, board, title, sys.stdin.fileno(), sys.stdout.fileno(),
              max_seconds=getattr(args, "max_seconds", None))
@@ -553,4 +681,7 @@ def run(args):
             close = getattr(d, "close", None)
             if close is not None:
                 close()
+    store = kw.get("store_dir")
+    print("tools.sim: seed %d (--seed %d plays the same game again)%s"
+          % (seed, seed, "; settings and scores kept in %s" % store if store else ""))
     return 0

@@ -45,8 +45,9 @@ class VBoardError(RuntimeError):
 
 
 def board_names():
-    """Board configs available in boards/ (file stems, without __init__)."""
-    return sorted(p.stem for p in BOARDS.glob("*.py") if p.stem != "__init__")
+    """Board configs available in boards/ (one list: boards.names())."""
+    import boards
+    return boards.names(str(BOARDS))
 
 
 class VBoard:
