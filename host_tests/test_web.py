@@ -66,7 +66,7 @@ def driver():
     o.binary_location = CHROMIUM
     for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-background-networking",
               "--disable-component-update", "--disable-default-apps", "--disable-sync", "--no-first-run",
-              "--metrics-recording-only", "--disable-extensions", "--window-size=900,1150", "--hide-scrollbars"):
+              "--metrics-recording-only", "--disable-extensions", "--window-size=900,1200", "--hide-scrollbars"):
         o.add_argument(a)
     o.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     d = webdriver.Chrome(service=Service(CHROMEDRIVER), options=o)
@@ -229,8 +229,12 @@ def test_scripted_game_through_the_onscreen_pads_ends_on_the_engines_board(drive
         if page_rows(driver) == want:
             break
     assert page_rows(driver) == want, driver.execute_script("return wts.pixels()")
-    story = driver.execute_script("return wts.narration")
-    assert len(story) >= g.turns
+    for _ in range(50):  # the panel tells the last turn once its animation is over
+        story = driver.execute_script("return wts.narration")
+        if any("wins" in line for line in story):
+            break
+        advance(driver, 100)
+    assert len(story) >= g.turns and "black wins" in story[-1]
     shot = driver.get_screenshot_as_png()
     assert shot[:8] == b"\x89PNG\r\n\x1a\n"
     if os.environ.get("WTS_UPDATE_DOCS"):

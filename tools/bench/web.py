@@ -1,0 +1,73 @@
+"""Browser edition figures: load to first frame, and the cost of one animation frame, in headless Chromium (Debian's packages) on 127.0.0.1."""
+import os
+import statistics
+import tempfile
+import time
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+LOADS = 5
+RUN_S = 3.0
+
+
+def _missing():
+    from tools import web
+
+    if not all((web.PORT_DIR / f).is_file() for f in web.PORT_FILES):
+        return "the MicroPython webassembly port is not installed (./wts setup)"
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (./wts setup)"
+    for p in (CHROMIUM, CHROMEDRIVER):
+        if not os.path.exists(p):
+            return "%s missing (apt-get install chromium chromium-driver)" % p
+    return None
+
+
+def figures():
+    why = _missing()
+    if why is not None:
+        return [("browser edition", "not measured: " + why)]
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    from tools import web
+
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        site = os.path.join(tmp, "web")
+        web.build(site, log=lambda *a: None)
+        size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(site) for f in fs)
+        srv, url = web.serve_in_thread(site)
+        o = webdriver.ChromeOptions()
+        o.binary_location = CHROMIUM
+        for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-background-networking",
+                  "--window-size=900,1200"):
+            o.add_argument(a)
+        d = webdriver.Chrome(service=Service(CHROMEDRIVER), options=o)
+        try:
+            firsts = []
+            for _ in range(LOADS):
+                d.get(url)
+                t0 = time.time()
+                while d.execute_script("return window.wts ? wts.firstFrameMs : null") is None:
+                    if time.time() - t0 > 30:
+                        raise RuntimeError("the page showed no frame in 30 s")
+                    time.sleep(0.01)
+                firsts.append(d.execute_script("return wts.firstFrameMs"))
+            time.sleep(RUN_S)  # attract mode: two computer players, animations, status LEDs
+            c = d.execute_script("return Object.assign({writes: wts.frames}, wts.cost)")
+        finally:
+            d.quit()
+            srv.shutdown()
+            srv.server_close()
+    out.append(("site size (all files, KB)", "%.0f" % (size / 1024.0)))
+    out.append(("load to first frame (ms, median of %d; navigation -> canvas)" % LOADS,
+                "%.0f (min %.0f, max %.0f)" % (statistics.median(firsts), min(firsts), max(firsts))))
+    n = max(1, c["frames"])
+    out.append(("animation frames/s, attract mode (target 60)", "%.1f" % (c["frames"] / RUN_S)))
+    out.append(("firmware step per animation frame, mean / max (ms)",
+                "%.2f / %.1f" % (c["stepMs"] / n, c["stepMaxMs"])))
+    out.append(("canvas draw per strip write, mean (ms)", "%.2f" % (c["drawMs"] / max(1, c["writes"]))))
+    return out
