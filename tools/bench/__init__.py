@@ -4,7 +4,7 @@ import importlib
 import sys
 import time
 
-PARTS = ("engine", "firmware", "bot")
+PARTS = ("engine", "firmware", "bot", "web")
 
 
 def main(argv=None):
