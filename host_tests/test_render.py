@@ -4,6 +4,8 @@ import json
 import pytest
 from PIL import Image
 
+import boards
+
 from tools.render import cli, common, terminal, wiring
 from tools.render import frames as fr
 from tools.sim import screen
@@ -120,7 +122,7 @@ def test_panel_lights_the_right_led():
     assert max(off) < 60
 
 
-@pytest.mark.parametrize("board", ["pico", "esp32s3", "sim"])
+@pytest.mark.parametrize("board", boards.names())
 def test_wiring_diagram_for_every_board(tmp_path, board):
     out = tmp_path / "w.png"
     assert cli.main(["wiring", "--board", board, "--out", str(out)]) == 0
@@ -153,7 +155,7 @@ def test_gif_shrinks_to_the_size_limit(tmp_path, identity_layout):
     assert Image.open(small).width < Image.open(big).width
 
 
-@pytest.mark.parametrize("board", ["pico", "esp32s3", "sim"])
+@pytest.mark.parametrize("board", boards.names())
 def test_cell_mapper_uses_the_firmware_layout(board):
     from firmware.display import strip_map
     b = common.load_board(board)
@@ -176,3 +178,22 @@ def test_terminal_screenshot(tmp_path):
     assert cli.main(["terminal", str(cap), "--out", str(out)]) == 0
     assert Image.open(out).width > 5 * 11   # 5 columns of text plus the window frame
     assert cli.main(["terminal", str(tmp_path / "missing.txt"), "--out", str(out)]) == 2
+
+
+def test_wiring_and_keypad_without_out_say_where_they_wrote(tmp_path, monkeypatch, capsys):
+    from tools.render import keypad
+    (tmp_path / "docs").mkdir()
+    monkeypatch.setattr(wiring, "ROOT", tmp_path)
+    monkeypatch.setattr(keypad, "ROOT", tmp_path)
+    assert cli.main(["wiring", "--board", "pico"]) == 0
+    assert "wrote %s" % (tmp_path / "docs" / "wiring-pico.png") in capsys.readouterr().out
+    assert cli.main(["keypad"]) == 0
+    assert "wrote %s" % (tmp_path / "docs" / "keypad.png") in capsys.readouterr().out
+
+
+def test_every_picture_is_a_subcommand(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    out = capsys.readouterr().out
+    for name in ("frames", "demo", "wiring", "keypad", "terminal"):
+        assert name in out

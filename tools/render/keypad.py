@@ -121,4 +121,4 @@ def run(a):
     img = draw_keypad()
     out = a.out or str(ROOT / "docs" / "keypad.png")
     img.save(out, optimize=True)
-    print("%s: %dx%d key scheme" % (out, img.width, img.height))
+    print("wrote %s: %dx%d key scheme" % (out, img.width, img.height))

@@ -1,4 +1,5 @@
 """The wiring diagram of a board, drawn from the pin constants in its board file (`python -m tools.render wiring`)."""
+import boards
 from tools import ROOT
 from tools.render.common import INK, PAPER, font, load_board
 
@@ -26,6 +27,8 @@ def board_title(board):
 
 
 def pin_name(board, gpio):
+    if isinstance(gpio, str):        # CircuitPython / Blinka boards name their pins ("D5", "MOSI"): shown as named
+        return gpio
     if board.NAME.startswith("pico"):
         phys = _PICO_PHYS.get(gpio)
         return "GP%d" % gpio + (" (pin %d)" % phys if phys else "")
@@ -95,7 +98,8 @@ def draw_wiring(board):
     d = ImageDraw.Draw(img)
     title = board_title(board)
     d.text((40, 40), "Wiring — %s" % title, font=font(32, True), fill=INK, anchor="lm")
-    d.text((40, 76), "generated from boards/%s.py by `python -m tools.render wiring --board %s`" % (board.NAME, board.NAME),
+    name = boards.name_of(board)     # the file it came from: a copied board keeps NAME = "pico"
+    d.text((40, 76), "generated from boards/%s.py by `.venv/bin/python -m tools.render wiring --board %s`" % (name, name),
            font=font(17), fill=(110, 114, 120), anchor="lm")
 
     # The MCU with one labelled pin row per wire, in the order the wires leave it.
@@ -241,4 +245,4 @@ def run(a):
     img = draw_wiring(load_board(a.board))
     out = a.out or str(ROOT / "docs" / ("wiring-%s.png" % a.board))
     img.save(out, optimize=True)
-    print("%s: %dx%d wiring diagram for %s" % (out, img.width, img.height, a.board))
+    print("wrote %s: %dx%d wiring diagram for boards/%s.py" % (out, img.width, img.height, a.board))
