@@ -46,8 +46,17 @@ def pin_problem(chip, reserved, pin):
 
 
 def board_pin_problem(cfg, pin):
-    """pin_problem() for a board config module (its CHIP and RESERVED_PINS)."""
-    return pin_problem(getattr(cfg, "CHIP", None), getattr(cfg, "RESERVED_PINS", None), pin)
+    """Why a board config module cannot use `pin` (None if it can): its CHIP's table and RESERVED_PINS, or, for boards
+    whose pins are names (CircuitPython, Blinka), its BOARD_PINS. A board file with neither is not checked."""
+    reserved = getattr(cfg, "RESERVED_PINS", None)
+    names = getattr(cfg, "BOARD_PINS", None)
+    if getattr(cfg, "CHIP", None) is None and names is not None:
+        if pin not in names:
+            return "the board has no pin %r" % (pin,)
+        if reserved and pin in reserved:
+            return "pin %s is reserved on this board: %s" % (pin, reserved[pin])
+        return None
+    return pin_problem(getattr(cfg, "CHIP", None), reserved, pin)
 
 
 def caution(chip, pin):

@@ -18,12 +18,17 @@ def used_pins(cfg):
 @pytest.mark.parametrize("name", boards.NAMES)
 def test_every_pin_is_usable_on_the_boards_chip(name):
     cfg = boards.load(name)
-    assert cfg.CHIP in CHIPS
+    assert getattr(cfg, "CHIP", None) in CHIPS or getattr(cfg, "BOARD_PINS", None), "say CHIP (or BOARD_PINS for named pins)"
     pins = used_pins(cfg)
     assert len(pins) == len(set(pins)), "a pin is used twice"
     for p in pins:
         assert board_pin_problem(cfg, p) is None, board_pin_problem(cfg, p)
-        assert caution(cfg.CHIP, p) is None, "GPIO%d is %s" % (p, caution(cfg.CHIP, p))
+        assert caution(getattr(cfg, "CHIP", None), p) is None, "GPIO%d is %s" % (p, caution(cfg.CHIP, p))
+
+
+@pytest.mark.parametrize("name", ("pico", "esp32s3", "sim"))
+def test_reference_boards_name_their_chip(name):
+    assert boards.load(name).CHIP in CHIPS
 
 
 @pytest.mark.parametrize("name,platform,vid", [("pico", "rp2", 0x2E8A), ("esp32s3", "esp32", 0x303A)])
@@ -39,3 +44,12 @@ def test_chips_tables():
     assert "no GPIO 24" in pin_problem("esp32s3", None, 24)
     with pytest.raises(ValueError, match="unknown CHIP 'z80'"):
         pin_problem("z80", None, 1)
+
+
+def test_named_pin_boards_are_checked_by_their_board_pins():
+    class Named:
+        BOARD_PINS = ("D5", "D6", "LED")
+        RESERVED_PINS = {"LED": "the red LED"}
+    assert board_pin_problem(Named, "D5") is None
+    assert "no pin 'D7'" in board_pin_problem(Named, "D7")
+    assert "red LED" in board_pin_problem(Named, "LED")

@@ -154,21 +154,122 @@ def test_find_port_none_one_many(monkeypatch):
     assert "/dev/ttyACM0" in str(ei.value) and "/dev/ttyUSB0" in str(ei.value)
 
 
-@pytest.mark.parametrize("message, expected", [
-    ("could not open port /dev/ttyACM0: [Errno 16] Device or resource busy: '/dev/ttyACM0'", "in use by another program"),
-    ("Could not exclusively lock port /dev/ttyACM0: [Errno 11] Resource temporarily unavailable", "in use by another program"),
-    ("could not open port /dev/ttyACM0: [Errno 13] Permission denied: '/dev/ttyACM0'", "dialout"),
-    ("could not open port /dev/ttyACM9: [Errno 2] No such file or directory: '/dev/ttyACM9'", "no device at"),
+@pytest.mark.parametrize("exists, access, expected", [
+    (False, False, "no device at"),
+    (True, False, "dialout"),
+    (True, True, "in use by another program"),
 ])
-def test_port_errors_become_sentences(monkeypatch, message, expected):
+def test_port_errors_become_sentences(monkeypatch, exists, access, expected):
+    import os
     import serial
 
     def boom(*a, **k):
-        raise serial.SerialException(message)
+        raise serial.SerialException("could not open port")
     monkeypatch.setattr(serial, "serial_for_url", boom)
+    monkeypatch.setattr(os.path, "exists", lambda p: exists)
+    monkeypatch.setattr(os, "access", lambda p, m: access)
     with pytest.raises(DeployError) as ei:
         deploy.Device("/dev/ttyACM0")
     assert expected in str(ei.value)
+
+
+def test_the_port_is_opened_once_no_probe(monkeypatch):
+    # An ESP32 on its UART port resets at every open/close (DTR/RTS): no separate probe.
+    import serial
+    opened = []
+    real = serial.serial_for_url
+
+    def counting(url, *a, **k):
+        opened.append(url)
+        return real(url, *a, **k)
+    monkeypatch.setattr(serial, "serial_for_url", counting)
+    with FakeRepl(boot_s=0) as port:
+        dev = deploy.Device(port)
+        dev.close()
+    assert opened == [port]
+
+
+def test_the_interrupt_is_retried_while_the_chip_boots():
+    # The chip ignores everything for 2.5 s after the port opens (it was just reset); a single
+    # Ctrl-C (the old deploy) is lost, the retried one is answered.
+    with FakeRepl(boot_s=2.5) as port:
+        dev = deploy.Device(port)
+        assert dev.t.in_raw_repl
+        dev.close()
+
+
+class FakeRepl:
+    """A socket that speaks just enough raw REPL (Ctrl-A banner, Ctrl-D soft reboot) after `boot_s` seconds of deafness."""
+
+    def __init__(self, boot_s):
+        import socket
+        import threading
+        self.boot_s = boot_s
+        self.srv = socket.socket()
+        self.srv.bind(("127.0.0.1", 0))
+        self.srv.listen(4)
+        self.stop = threading.Event()
+        self.th = threading.Thread(target=self._serve, daemon=True)
+
+    def _serve(self):
+        import time
+        self.srv.settimeout(0.2)
+        while not self.stop.is_set():
+            try:
+                c, _ = self.srv.accept()
+            except OSError:
+                continue
+            t0 = time.monotonic()
+            c.settimeout(0.1)
+            while not self.stop.is_set():
+                try:
+                    data = c.recv(256)
+                except OSError:
+                    continue
+                if not data:
+                    break
+                if time.monotonic() - t0 < self.boot_s:
+                    continue                       # still booting: the bytes are lost
+                for b in data:
+                    if b == 1:
+                        c.sendall(b"raw REPL; CTRL-B to exit\r\n>")
+                    elif b == 4:
+                        c.sendall(b"OK\r\nMPY: soft reboot\r\nraw REPL; CTRL-B to exit\r\n>")
+            c.close()
+
+    def __enter__(self):
+        self.th.start()
+        return "socket://127.0.0.1:%d" % self.srv.getsockname()[1]
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.th.join(5)
+        self.srv.close()
+
+
+@pytest.mark.parametrize("value, want", [
+    (6 | 3 << 8 | 4 << 10, {"mpy": 6, "mpy_sub": 3, "arch": 4, "arch_flags": 0}),       # Pico: armv6m (4870)
+    (6 | 3 << 8 | 10 << 10, {"mpy": 6, "mpy_sub": 3, "arch": 10, "arch_flags": 0}),     # ESP32-S3: xtensawin
+    (6 | 3 << 8 | 11 << 10 | 1 << 16, {"mpy": 6, "mpy_sub": 3, "arch": 11, "arch_flags": 1}),  # 1.27 RISC-V + zba
+])
+def test_mpy_decoding_follows_micropythons_docs(value, want):
+    assert deploy.decode_mpy(value) == want
+    assert deploy.ARCHES[want["arch"]]
+
+
+def test_risc_v_flag_bits_do_not_make_an_unknown_architecture():
+    dev = FakeDevice(platform="esp32", mpy=6 | 3 << 8 | 11 << 10 | 1 << 16)
+    with pytest.raises(DeployError) as ei:          # refused for the port, not for an "unknown architecture"
+        deploy.deploy("pico", port="x", log=quiet, _device=dev)
+    assert "esp32" in str(ei.value) and "architecture" not in str(ei.value)
+
+
+def test_usb_ids_and_platforms_come_from_the_board_files():
+    import boards
+    assert deploy.USB_VIDS[0x2E8A] == ["pico"] and "esp32s3" in deploy.USB_VIDS[0x303A]
+    for name in ("pico", "esp32s3"):
+        assert deploy.board_platform(name) == boards.load(name).PLATFORM
+    assert not hasattr(deploy, "BOARD_PLATFORM")
 
 
 def test_nothing_listening_on_a_socket():
@@ -219,9 +320,9 @@ class FakeDevice:
         self.platform, self.mpy = platform, mpy
 
     def info(self):
-        m = self.mpy
-        return {"platform": self.platform, "mpy": m & 0xFF, "mpy_sub": (m >> 8) & 3, "arch": m >> 10,
-                "version": "1.27.0", "has_mpy": m != 0}
+        out = deploy.decode_mpy(self.mpy)
+        out.update({"platform": self.platform, "version": "1.27.0", "has_mpy": self.mpy != 0})
+        return out
 
 
 def test_wrong_port_for_board_and_old_micropython_are_refused():

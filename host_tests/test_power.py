@@ -40,7 +40,7 @@ def board_ma(cfg, frame):
 def test_board_files_give_the_idle_and_controller_draw(name):
     cfg = boards.load(name)
     assert 0.5 <= cfg.IDLE_MA_PER_LED <= 2          # WS2812B: about 1 mA each, lit or dark
-    assert 20 <= cfg.CONTROLLER_MA <= 150           # a microcontroller board: 20-100 mA, a margin allowed
+    assert cfg.CONTROLLER_MA >= 20                  # a microcontroller board: 20-100 mA (a Linux board far more)
     assert led_share_ma(cfg) == cfg.CURRENT_BUDGET_MA - cfg.LED_COUNT * cfg.IDLE_MA_PER_LED - cfg.CONTROLLER_MA
 
 

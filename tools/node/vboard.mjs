@@ -226,6 +226,7 @@ async function workerThread() {
       return 0;
     },
     request_reset(kind) { resetReq = kind; return 0; },
+    urandom(n) { return Buffer.from(crypto.getRandomValues(new Uint8Array(Math.max(0, n | 0)))).toString("hex"); },
     fs_total() { return fsSize > 0 ? fsSize : -1; },
     fs_free() { return fsSize > 0 ? Math.max(0, fsSize - fsUsed()) : -1; },
   };

@@ -365,4 +365,16 @@ def _statvfs(*a):
 _os.statvfs = _statvfs
 builtins.open = _mapped(builtins.open)
 
+
+def _urandom(n):
+    # Every board port has os.urandom (the firmware seeds its bots from it); this port does not.
+    # JS hands over the bytes as a hex string: a JsProxy of a typed array is not bytes.
+    from binascii import unhexlify
+
+    return unhexlify(_vb.urandom(int(n)))
+
+
+if not hasattr(_os, "urandom"):
+    _os.urandom = _urandom
+
 del _k, _time_ns
