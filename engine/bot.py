@@ -44,14 +44,20 @@ _TOL = const(24)
 
 # Resumable search (see Bot.step): every piece of work is an item with a
 # fixed cost in units; a unit is about 50 k wasm fuel (0.7 ms of RP2040).
-# Costs are the measured worst of each item (python -m tools.bench --only bot
-# prints the worst slice), so step(SLICE_UNITS) stays inside one slice.
-_U_PRE = const(10)  # the egg-timing prologue: 8 line walks
-_U_LINE = const(2)  # one line of the root scan (<= 9 cells, heuristics too)
-_U_TOP = const(8)  # candidate selection over 81 cells + anticipatory captures
-_U_DELTA = const(5)  # one candidate's score change: 4 line walks
-_U_PAIR = const(24)  # one pair: play() + evaluation + undo() (capture turns are the big ones)
-_U_FP = const(6)  # _FP_BATCH iterations of fictitious play
+# Costs are the measured worst of each item, each measured alone in one
+# step() (all 1,236 positions of the shared random games, hard), so
+# step(SLICE_UNITS) stays inside one slice (python -m tools.bench --only bot
+# prints the worst slice).
+_U_STEP = const(2)  # entering step(): dispatch, locals
+_U_PRE = const(17)  # the egg-timing prologue: 8 line walks (0.86 M)
+_U_LINE = const(3)  # one line of the root scan, heuristics too (<= 9 cells; 0.17 M alone, 0.09 M in a batch)
+_U_TOP = const(28)  # the best candidates of both sides over 81 cells (1.38 M)
+_U_ANT = const(10)  # anticipatory captures for one side's candidates (~0.35 M)
+_U_DELTA = const(5)  # one candidate's score change: 4 line walks (0.24 M)
+_U_PLAY = const(10)  # one pair's play() + undo(), and its score if quiet (capture turns: see _U_EVAL)
+_U_EVAL = const(20)  # a capture turn's rescoring of every line through a changed cell
+_U_FP = const(10)  # _FP_BATCH iterations of fictitious play (0.52 M at 8 x 8)
+_U_PICK = const(5)  # sampling the mixed strategy (0.23 M)
 _FP_BATCH = const(10)
 SLICE_UNITS = 30  # units per firmware tick: <= ~1.5 M fuel (~20 ms of RP2040)
 
@@ -65,7 +71,8 @@ _PH_PAIRS = const(5)
 _PH_FP = const(6)
 _PH_PICK = const(7)
 _PH_DONE = const(8)
-_COST = (0, _U_PRE, _U_LINE, _U_TOP, _U_DELTA, _U_PAIR, _U_FP, 1, 0)  # next item's cost, by phase
+_PH_ANT = const(9)
+_COST = (0, _U_PRE, _U_LINE, _U_TOP, _U_DELTA, _U_PLAY, _U_FP, _U_PICK, 0, _U_ANT)  # next item's cost, by phase
 
 
 def _build():
@@ -291,6 +298,7 @@ class Bot:
         self._nc = 0
         self._j0 = 0
         self._redo = 0
+        self._half = 0  # a capture turn is played on the private game, its rescoring due
         self._fi = 0
         self._fj = 0
         self._egg = -1
@@ -369,6 +377,7 @@ class Bot:
         self._res = -1
         self._ph = _PH_PRE
         self._k = 0
+        self._half = 0
 
     def step(self, units):
         """Do at most `units` work units of the move begun by start(); -1 while thinking, then the cell (0..80).
@@ -386,7 +395,7 @@ class Bot:
         if self._w.owner is not self:
             self._ph = _PH_IDLE
             raise ValueError("another Bot started a move since start(): call start() again")
-        left = units
+        left = units - _U_STEP
         first = True  # the first item runs whatever its cost: every call makes progress
         full = self._kr
         while True:
@@ -406,10 +415,15 @@ class Bot:
                     self._ph = _PH_DONE
                     return self._res
                 left -= _U_TOP
+            elif ph == _PH_ANT:
+                self._ant_step()
+                left -= _U_ANT
             elif ph == _PH_DELTA:
                 left = self._deltas(left, first)
             elif ph == _PH_PAIRS:
                 left = self._pairs(left, first)
+                if self._half:
+                    return -1  # a capture turn's rescoring did not fit: next step
             elif ph == _PH_FP:
                 left = self._fp(left, first)
             else:  # _PH_PICK
@@ -660,19 +674,25 @@ class Bot:
 
     def _select(self):
         """Candidates for the matrix: the heuristic's best, then anticipatory captures for both sides."""
-        w = self._w
-        color = self._color
-        self._top(color, self._kr, self._kc)
-        ant = self._ant
-        if ant:
-            # the opponent's clamps of our landed candidates, then ours of theirs
-            nr = self._nr
-            self._nc = self._anticipate(w.rows, nr, w.cols, self._nc, 3 - color, ant)
-            self._nr = self._anticipate(w.cols, self._nc, w.rows, nr, color, ant)
+        self._top(self._color, self._kr, self._kc)
         self._j0 = 0
         self._redo = 0
-        self._ph = _PH_DELTA
+        self._half = 0
         self._k = 0
+        self._ph = _PH_ANT if self._ant else _PH_DELTA
+
+    def _ant_step(self):
+        """One side's anticipatory captures: first the opponent's clamps of our landed
+        candidates (into the columns), then ours of the opponent's (into the rows)."""
+        w = self._w
+        color = self._color
+        if self._k == 0:
+            self._nc = self._anticipate(w.rows, self._nr, w.cols, self._nc, 3 - color, self._ant)
+            self._k = 1
+        else:
+            self._nr = self._anticipate(w.cols, self._nc, w.rows, self._nr, color, self._ant)
+            self._k = 0
+            self._ph = _PH_DELTA
 
     def _anticipate(self, targets, nt, out, n, who, most):
         """Add to out[:n] up to `most` empty cells from which `who` would clamp a target cell
@@ -811,87 +831,102 @@ class Bot:
         f4root = self._f4
         q = self._k
         end = (nr - 1) * _MAXK + nc
-        while q < end and (first or left >= _U_PAIR):
+        while q < end:
             i = q // _MAXK
             j = q - i * _MAXK
             r = rows[i]
             c = cols[j]
-            if black:
-                play(g, r, c)
-            else:
-                play(g, c, r)
-            res = g.result
-            if res != ONGOING:
-                if res == BLACK_WON:
-                    v = _WIN
-                elif res == WHITE_WON:
-                    v = -_WIN
-                else:
-                    v = 0
-            elif g.log_len == 3 and r != c:
-                # quiet pair: both landed, nothing else happened
-                v = sr[i] + sc[j]
-                f4 = f4root + s4r[i] + s4c[j]
-                pr = PAD[r]
-                pc = PAD[c]
-                if pr < pc:
-                    a = pr
-                    b = pc
-                else:
-                    a = pc
-                    b = pr
-                ddr = b // 11 - a // 11  # padded rows and columns
-                ddc = b % 11 - a % 11
-                d = -1
-                if ddr <= 4 and -4 <= ddc <= 4:
-                    if ddr == 0:
-                        d = 0
-                    elif ddc == 0:
-                        d = 1
-                    elif ddr == ddc:
-                        d = 2
-                    elif ddr == -ddc:
-                        d = 3
-                if d >= 0:
-                    # both on line li within a window: rescore that line with both set
-                    li = _LINE_AT[d * 121 + a]
-                    if li != 255:
-                        v -= dr[i * 4 + d] + dc[j * 4 + d]
-                        f4 -= d4r[i * 4 + d] + d4c[j * 4 + d]
-                        bd[pr] = color
-                        bd[pc] = opp
-                        v += self._walk(li, 0) - w.lbase[li]
-                        f4 += self._lf - w.lf4[li]
-                        bd[pr] = 0
-                        bd[pc] = 0
-                v += total + _fours_term(f4)  # black's view, like _eval
-                if v > _CLIP:
-                    v = _CLIP
-                elif v < -_CLIP:
-                    v = -_CLIP
-            elif exact:
+            if self._half:
+                # the second half of a capture turn played in an earlier item
+                if not first and left < _U_EVAL:
+                    break
                 v = ev(self, g)
+                left -= _U_EVAL
+                self._half = 0
             else:
-                # medium: capture turns scored by the placements' own
-                # line changes plus material only (no line rescoring;
-                # that is what keeps medium cheap)
-                v = total
-                if r != c:
-                    v += sr[i] + sc[j]
-                    log = g.log
-                    n = g.log_len
-                    p = 3
-                    while p < n:
-                        op = log[p]
-                        if op == op_cap:
-                            x = log[p + 2]
-                            if x == 1:
-                                v -= _MAT
-                            elif x == 2:
-                                v += _MAT
-                        elif op == op_hatch:
-                            v += _MAT if log[p + 2] == 1 else -_MAT
-                        p += 3
+                if not first and left < _U_PLAY:
+                    break
+                if black:
+                    play(g, r, c)
+                else:
+                    play(g, c, r)
+                left -= _U_PLAY
+                res = g.result
+                if res != ONGOING:
+                    if res == BLACK_WON:
+                        v = _WIN
+                    elif res == WHITE_WON:
+                        v = -_WIN
+                    else:
+                        v = 0
+                elif g.log_len == 3 and r != c:
+                    # quiet pair: both landed, nothing else happened
+                    v = sr[i] + sc[j]
+                    f4 = f4root + s4r[i] + s4c[j]
+                    pr = PAD[r]
+                    pc = PAD[c]
+                    if pr < pc:
+                        a = pr
+                        b = pc
+                    else:
+                        a = pc
+                        b = pr
+                    ddr = b // 11 - a // 11  # padded rows and columns
+                    ddc = b % 11 - a % 11
+                    d = -1
+                    if ddr <= 4 and -4 <= ddc <= 4:
+                        if ddr == 0:
+                            d = 0
+                        elif ddc == 0:
+                            d = 1
+                        elif ddr == ddc:
+                            d = 2
+                        elif ddr == -ddc:
+                            d = 3
+                    if d >= 0:
+                        # both on line li within a window: rescore that line with both set
+                        li = _LINE_AT[d * 121 + a]
+                        if li != 255:
+                            v -= dr[i * 4 + d] + dc[j * 4 + d]
+                            f4 -= d4r[i * 4 + d] + d4c[j * 4 + d]
+                            bd[pr] = color
+                            bd[pc] = opp
+                            v += self._walk(li, 0) - w.lbase[li]
+                            f4 += self._lf - w.lf4[li]
+                            bd[pr] = 0
+                            bd[pc] = 0
+                    v += total + _fours_term(f4)  # black's view, like _eval
+                    if v > _CLIP:
+                        v = _CLIP
+                    elif v < -_CLIP:
+                        v = -_CLIP
+                elif exact:
+                    if left < _U_EVAL:
+                        self._half = 1  # rescore in the next item: g stays played
+                        break
+                    v = ev(self, g)
+                    left -= _U_EVAL
+                else:
+                    # medium: capture turns scored by the placements' own
+                    # line changes plus material only (no line rescoring;
+                    # that is what keeps medium cheap)
+                    v = total
+                    if r != c:
+                        v += sr[i] + sc[j]
+                        log = g.log
+                        n = g.log_len
+                        p = 3
+                        while p < n:
+                            op = log[p]
+                            if op == op_cap:
+                                x = log[p + 2]
+                                if x == 1:
+                                    v -= _MAT
+                                elif x == 2:
+                                    v += _MAT
+                            elif op == op_hatch:
+                                v += _MAT if log[p + 2] == 1 else -_MAT
+                            p += 3
             undo(g)
             if not black:
                 v = -v
@@ -901,7 +936,6 @@ class Bot:
             q += 1
             if j + 1 >= nc:
                 q = (i + 1) * _MAXK + j0
-            left -= _U_PAIR
             first = False
         self._k = q
         if q >= end:
