@@ -290,3 +290,53 @@ def test_settings_survive_a_reload(driver, url):
     tap(driver, 0, "5")
     advance(driver, 200)
     assert lit_brightness_dots() == before + 1
+
+
+@pytest.mark.parametrize("key,mode", [("1", "2p"), ("2", "easy"), ("3", "medium"), ("4", "hard"), ("5", "tutorial")])
+def test_menu_starts_each_mode_and_the_computer_answers(driver, url, key, mode):
+    from firmware.entry import keys_for
+    from tools.sim import narrate
+
+    open_page(driver, url, "?clock=manual&seed=7")
+    tap(driver, 0, "5")  # attract -> menu
+    tap(driver, 0, key)
+    advance(driver, 100)
+    assert driver.find_element("id", "mode").text == narrate.mode_title(mode)
+    if mode == "tutorial":
+        from firmware.tutorial import LESSONS
+        advance(driver, 3000)  # the first lesson is shown, played and told
+        story = driver.execute_script("return wts.narration")
+        assert story == ["Lesson 1: %s. %s" % narrate.lesson_text(LESSONS[0][0]), "black e5, white d4"]
+        assert page_rows(driver)[4][4] == "B" and page_rows(driver)[3][3] == "W"
+        return
+    sync(driver)
+    for k in keys_for(40, False):  # black: e5
+        tap(driver, 0, k)
+    if mode == "2p":
+        for k in keys_for(30, True):  # white: d4, typed on pad B from across the table
+            tap(driver, 1, k)
+    sync(driver)
+    rows = page_rows(driver)
+    flat = "".join(rows)
+    assert flat[40] in "Be"
+    assert flat.count("W") + flat.count("e") == 1  # the computer (or pad B) placed exactly one turtle
+    if mode == "2p":
+        assert flat[30] == "W"
+
+
+def test_keyboard_halves_are_the_two_pads(driver, url):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from firmware.entry import keys_for
+    from tools.sim import terminal
+
+    open_page(driver, url, "?mode=2p&clock=manual&seed=9")
+    for pad, cell, halves in ((0, 40, terminal.PAD_A_KEYS), (1, 30, terminal.PAD_B_KEYS)):
+        inv = {v: k for k, v in halves.items()}
+        for k in keys_for(cell, pad == 1):
+            ActionChains(driver).key_down(inv[k]).perform()
+            advance(driver, 80)
+            ActionChains(driver).key_up(inv[k]).perform()
+            advance(driver, 80)
+    sync(driver)
+    flat = "".join(page_rows(driver))
+    assert flat[40] == "B" and flat[30] == "W" and flat.count("B") == flat.count("W") == 1

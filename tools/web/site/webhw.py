@@ -463,12 +463,15 @@ class Narration:
             import narrate  # tools/sim/narrate.py (contract 8), copied in as a top-level module
 
             self.narrator = narrate.Narrator()
+            self.lesson_text = narrate.lesson_text
         except ImportError:
             self.narrator = _PlainNarrator()
+            self.lesson_text = lambda key: (key, "")
         self.turns = 0
+        self.lesson = -1  # tutorial lesson told last
 
     def poll(self, app):
-        from firmware.modes import S_ANIM
+        from firmware.modes import S_ANIM, M_TUTORIAL
 
         if app is None or app.state == S_ANIM:
             return ""  # told once the LEDs have shown the turn, never ahead of them
@@ -476,6 +479,15 @@ class Narration:
         out = ""
         if g.turns < self.turns:
             out = "\f"
+        if app.mode == M_TUTORIAL:
+            if app.lesson != self.lesson:
+                from firmware.tutorial import LESSONS
+
+                self.lesson = app.lesson
+                title, caption = self.lesson_text(LESSONS[app.lesson][0])
+                out = "\f\nLesson %d: %s. %s" % (app.lesson + 1, title, caption)
+        else:
+            self.lesson = -1
         self.turns = g.turns
         try:
             lines = self.narrator.see(g)
