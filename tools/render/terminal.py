@@ -4,7 +4,11 @@ from pathlib import Path
 from tools.render.common import RenderError, font, mono
 
 def parse_ansi(text, default_fg=(204, 204, 204), default_bg=(24, 24, 28)):
-    """A captured screen (`tmux capture-pane -e -p`) -> rows of (char, fg, bg, bold) cells; only SGR colour codes matter."""
+    """A captured screen (`tmux capture-pane -e -p`) -> rows of (char, fg, bg, bold) cells; only SGR colour codes matter.
+
+    Not pyte: pyte 0.8.2 drops SGR 2 (dim), which the simulator's hints use, and
+    tmux has already done the terminal emulation; this is only SGR decoding.
+    """
     rows = []
     fgc, bgc, bold, dim = default_fg, default_bg, False, False
     for line in text.split("\n"):
