@@ -340,3 +340,40 @@ def test_keyboard_halves_are_the_two_pads(driver, url):
     sync(driver)
     flat = "".join(page_rows(driver))
     assert flat[40] == "B" and flat[30] == "W" and flat.count("B") == flat.count("W") == 1
+
+
+@pytest.mark.parametrize("query,says", [("?mode=bogus", "unknown mode \"bogus\"; valid modes: attract, menu, 2p"),
+                                        ("?seed=-4", "seed must be a whole number")])
+def test_bad_page_options_get_one_line_and_the_default_start(driver, url, query, says):
+    log = open_page(driver, url, query)
+    status = driver.find_element("id", "status").text
+    assert says in status and "\n" not in status
+    assert driver.find_element("id", "mode").text.lower().startswith("attract")
+    assert [e for e in log + driver.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_a_key_sounds_the_firmwares_click_at_its_pwm_frequency(driver, url):
+    from firmware.sound import SOUNDS, KEY, VOLUMES
+
+    open_page(driver, url, "?mode=2p&clock=manual&seed=2")
+    driver.execute_script("wts.sounds.length = 0")
+    tap(driver, 0, "5")
+    notes = driver.execute_script("return wts.sounds")
+    on = [(hz, duty) for _, hz, duty in notes if duty > 0]
+    assert on and all(hz == SOUNDS[KEY][0] and duty in VOLUMES for hz, duty in on)
+    assert notes[-1][2] == 0  # and it ends: the buzzer is silent again
+
+
+def test_starts_offline_once_loaded(driver, site):
+    srv, u = web.serve_in_thread(site)
+    try:
+        open_page(driver, u)
+        t0 = time.time()
+        while not driver.execute_script("return !!wts.offlineReady"):
+            assert time.time() - t0 < 20, "the service worker never became ready"
+            time.sleep(0.05)
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    open_page(driver, u, "?mode=2p", fresh=False)  # the server is gone: every file comes from the offline copy
+    assert driver.find_element("id", "mode").text.lower() == "two players"

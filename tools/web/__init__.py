@@ -11,7 +11,7 @@ SITE_SRC = ROOT / "tools" / "web" / "site"
 PORT_DIR = ROOT / "tools" / "node" / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 PORT_FILES = ("micropython.mjs", "micropython.wasm")  # all the page needs of the npm package (pinned by package-lock.json)
 PORT_VERSION = "1.27.0"
-PAGE_FILES = ("index.html", "style.css", "page.mjs")
+PAGE_FILES = ("index.html", "style.css", "page.mjs", "sw.js")
 DEFAULT_OUT = ROOT / "build" / "web"
 NPIX = 83
 # Start size of the guest heap: a Pico has ~190 KB free; the port grows the heap when it must (DEVELOPERS.md).
@@ -70,6 +70,12 @@ def _board_cfg(board):
     return mod
 
 
+def _mode_names():
+    from firmware.modes import MODE_NAMES
+
+    return MODE_NAMES
+
+
 def mode_titles():
     """Mode name -> title line, from tools/sim/narrate.py (the terminal simulator's words)."""
     from firmware.modes import MODE_NAMES
@@ -121,9 +127,11 @@ def build(out=DEFAULT_OUT, board="pico", log=print):
         "heapsize": HEAPSIZE,
         "npix": NPIX,
         "files": sorted(files),
+        "pageFiles": list(PAGE_FILES) + list(PORT_FILES),
         "keymap": keymap(),
         "screen": screen_facts(board),
         "modeTitles": mode_titles(),
+        "modes": list(_mode_names()),
     }
     put("site.json", (json.dumps(site, indent=1, sort_keys=True) + "\n").encode())
     log("built %d files for board %s in %s" % (len(written), board, out))

@@ -12,6 +12,18 @@ function fail(msg) {
 }
 
 const site = await (await fetch("site.json")).json();
+let notice = ""; // shown once the firmware runs
+// Bad page options get one line on the page and change nothing: the device's defaults are used.
+let mode = params.get("mode") || "attract";
+let seed = params.get("seed");
+if (!site.modes.includes(mode)) {
+  notice = "unknown mode " + JSON.stringify(mode) + "; valid modes: " + site.modes.join(", ") + " (starting in attract mode)";
+  mode = "attract";
+}
+if (seed !== null && !/^[0-9]{1,9}$/.test(seed)) {
+  notice = "seed must be a whole number below 10^9, not " + JSON.stringify(seed) + " (using true randomness)";
+  seed = null;
+}
 
 // ---------------------------------------------------------------- sound (contract 3: PWM freq/duty -> Web Audio)
 let audio = null;
@@ -33,8 +45,9 @@ window.wtsSound = (t, hz, duty) => {
   if (!audio) return;
   const now = audio.ctx.currentTime;
   if (hz > 0) audio.osc.frequency.setValueAtTime(hz, now);
-  // duty 0..65535: 50 % is the loudest square wave; the level is kept gentle for a room of children.
-  const level = hz > 0 ? (0.12 * Math.min(duty, 65535 - duty)) / 32768 : 0;
+  // duty_u16 0..65535: a square wave's fundamental grows with sin(pi * duty), as on the piezo (firmware/sound.py VOLUMES);
+  // the top level is kept gentle for a room of children.
+  const level = hz > 0 ? 0.15 * Math.sin((Math.PI * Math.min(duty, 65535)) / 65536) : 0;
   audio.gain.gain.setValueAtTime(level, now);
 };
 window.wtsEntropy = () => crypto.getRandomValues(new Uint32Array(1))[0] & 0x3fffffff;
@@ -61,11 +74,9 @@ site.files.forEach((p, i) => {
   mp.FS.writeFile("/" + p, texts[i]);
 });
 
-const mode = params.get("mode") || "attract";
-const seed = params.get("seed");
 mp.runPython(
   "import sys\nsys.path.insert(0, '/lib')\nsys.path.insert(0, '/')\nimport webhw\n" +
-  "page = webhw.Page(mode=" + JSON.stringify(mode) + ", seed=" + (seed === null ? "None" : String(parseInt(seed, 10) | 0)) + ")\n" +
+  "page = webhw.Page(mode=" + JSON.stringify(mode) + ", seed=" + (seed === null ? "None" : String(parseInt(seed, 10))) + ")\n" +
   "facts = webhw.setup_facts()\nkeys = webhw.pad_keys(0) + '|' + webhw.pad_keys(1)\n"
 );
 const page = mp.globals.get("page");
@@ -255,7 +266,12 @@ document.getElementById("keyhelp").textContent = "Keyboard: " + [0, 1].map((pad)
 }).join("; ") + ".";
 document.addEventListener("keyup", (e) => keyEvent(e, false));
 
-document.getElementById("status").textContent = "";
+document.getElementById("status").textContent = notice;
 wts.ready = true;
+// Offline once loaded: the service worker keeps a copy of every file (https or 127.0.0.1 only; file:// cannot run the port anyway).
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register("sw.js").then(() => navigator.serviceWorker.ready).then(() => { wts.offlineReady = true; },
+    (e) => console.warn("offline copy unavailable: " + e));
+}
 if (wts.manual) frame(0);
 else requestAnimationFrame(loop);
