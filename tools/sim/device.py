@@ -10,7 +10,7 @@ from tools.sim import fakehw, narrate
 # The simulator's --mode values: the firmware's own mode names (firmware/modes.py), in the order --help lists them.
 MODES = ("2p", "easy", "medium", "hard", "demo", "attract", "tutorial", "menu", "keytest")
 MODES = tuple(m for m in MODES if m in MODE_NAMES) + tuple(m for m in MODE_NAMES if m not in MODES)
-RUNTIMES = ("cpython", "micropython")
+RUNTIMES = ("cpython", "micropython", "rp2040")
 NPIX = 83
 SEED_LIMIT = 1 << 30     # seeds are small ints (< 2**30): a heap object on MicroPython otherwise
 
@@ -56,6 +56,9 @@ class Device:
         if mode not in MODES:
             raise ValueError("unknown mode %r; valid modes: %s" % (mode, ", ".join(MODES)))
         self.cfg = boards.load(board)
+        if runtime != "cpython" and boards.platform(self.cfg) in ("circuitpython", "linux"):
+            raise ValueError("board %s runs CircuitPython/Blinka (tools/sim/circuitpython.py fakes its modules under CPython): "
+                             "use --runtime cpython" % (board,))
         if seed is None:
             seed = fresh_seed()
         if not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
@@ -81,6 +84,9 @@ class Device:
         if runtime == "cpython":
             self._dev = fakehw.VirtualDevice(self.cfg, mode=mode, seed=seed, store_dir=store_dir, on_frame=self._raw_frame, keep_frames=False)
             narrate.watch(self._dev.app, lambda kind, text: self._say(self._dev.clock.now, kind, text))
+        elif runtime == "rp2040":  # the exact firmware image on the emulated Pico (tools/rp2040)
+            from tools.sim.rp2040 import Rp2040Device
+            self._dev = Rp2040Device(board, mode, seed, store_dir, self._raw_frame, self._say)
         else:
             self._dev = UpyDevice(board, mode, seed, store_dir, self._raw_frame, self._say)
 

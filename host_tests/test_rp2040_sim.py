@@ -1,0 +1,60 @@
+"""`python -m tools.sim --runtime rp2040`: the exact firmware image in the simulator ends a script on the same board as the CPython runtime; bad input is one line."""
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tools import ROOT
+from tools.sim import Device
+
+pytestmark = pytest.mark.usefixtures("needs_uf2")
+
+SCRIPT = "A move e5\nB move e5\nsync\nA move d4\nB move f6\nsync\nA move c3\nB move g7\nsync\n"
+
+
+def test_rp2040_runtime_plays_a_script_to_the_cpython_runtimes_board(rp2_image, tmp_path):
+    store = tmp_path / "rp2040"
+    store.mkdir()
+    shutil.copy(rp2_image, store / "rp2040-pico.img")   # already deployed: tools.deploy finds nothing to copy
+    frames = []
+    dev = Device(board="pico", mode="2p", runtime="rp2040", seed=1, store_dir=str(store), keep_frames=False,
+                 on_frame=lambda t, px: frames.append((t, px)))
+    try:
+        dev.run_script(SCRIPT)
+        got = dev.report()
+    finally:
+        dev.close()
+    ref = Device(board="pico", mode="2p", runtime="cpython", seed=1, store_dir=str(tmp_path / "cpy"), keep_frames=False)
+    ref.run_script(SCRIPT)
+    assert got == ref.report()
+    assert "e" in got            # the collision left an egg: the LEDs' amber was read back
+    assert len(frames) > 100 and all(len(px) == 83 for _, px in frames)
+    assert frames == sorted(frames, key=lambda f: f[0])  # emulated ms, in order
+
+
+def test_rp2040_runtime_with_a_corrupt_uf2_is_a_one_line_error(tmp_path):
+    bad = tmp_path / "bad.uf2"
+    bad.write_bytes(b"\x00" * 1024)
+    env = dict(__import__("os").environ, WTS_RP2_UF2=str(bad))
+    r = subprocess.run([sys.executable, "-m", "tools.sim", "--headless", "--runtime", "rp2040", "--script", "-",
+                        "--store", str(tmp_path / "s")], input="A 5\n", capture_output=True, text=True, cwd=ROOT, env=env,
+                       timeout=120)
+    assert r.returncode != 0
+    assert r.stderr.strip().splitlines() == ["tools.sim: --runtime rp2040: %s is not a UF2 file (bad magic in block 0)" % bad]
+
+
+def test_tools_rp2040_refuses_a_port_in_use_in_one_line():
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen()
+    try:
+        port = s.getsockname()[1]
+        r = subprocess.run([sys.executable, "-m", "tools.rp2040", "--port", str(port)], capture_output=True, text=True,
+                           cwd=ROOT, timeout=120)
+    finally:
+        s.close()
+    assert r.returncode == 1
+    assert r.stderr.strip().splitlines() == ["rp2040: port %d on 127.0.0.1 is already in use" % port]
