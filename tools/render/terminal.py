@@ -59,7 +59,7 @@ def parse_ansi(text, default_fg=(204, 204, 204), default_bg=(24, 24, 28)):
     return rows
 
 
-def draw_terminal(text, cols=None, font_size=18):
+def draw_terminal(text, cols=None, font_size=18, title="./wts play"):
     """Draw a captured terminal screen as a window screenshot (for the README)."""
     from PIL import Image, ImageDraw
     default_bg = (24, 24, 28)
@@ -75,7 +75,7 @@ def draw_terminal(text, cols=None, font_size=18):
     d.rectangle((0, 0, W, bar), fill=(52, 52, 58))
     for k, c in enumerate(((237, 106, 94), (245, 191, 79), (98, 197, 84))):
         d.ellipse((14 + k * 22, bar / 2 - 6, 26 + k * 22, bar / 2 + 6), fill=c)
-    d.text((W / 2, bar / 2), "python -m tools.sim", font=font(15), fill=(200, 200, 205), anchor="mm")
+    d.text((W / 2, bar / 2), title, font=font(15), fill=(200, 200, 205), anchor="mm")
     for y, row in enumerate(rows):
         for x, (c, fgc, bgc, bold) in enumerate(row[:ncols]):
             px, py = pad + x * cw, bar + pad + y * ch
@@ -98,6 +98,7 @@ def add_parser(sub):
     p.add_argument("capture", help="text with ANSI colour escapes")
     p.add_argument("--out", required=True, metavar="OUT.png")
     p.add_argument("--font-size", type=int, default=18)
+    p.add_argument("--title", default="./wts play", help="the window's title bar (default: ./wts play)")
     p.set_defaults(run=run, parser=p)
     return p
 
@@ -107,6 +108,6 @@ def run(a):
         text = Path(a.capture).read_text(encoding="utf-8", errors="replace")
     except OSError as e:
         raise RenderError("cannot read %s: %s" % (a.capture, e.strerror))
-    img = draw_terminal(text, font_size=a.font_size)
+    img = draw_terminal(text, font_size=a.font_size, title=a.title)
     img.save(a.out, optimize=True)
     print("%s: %dx%d terminal screenshot" % (a.out, img.width, img.height))
