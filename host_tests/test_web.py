@@ -143,8 +143,10 @@ def test_site_has_pinned_port_files_device_files_and_only_relative_urls(site):
     for dev, src in deploy.source_files().items():  # every module a device gets, so new firmware files come along
         rel = dev[:-4] + ".py"
         assert rel in info["files"]
-        assert (site / "py" / rel).read_bytes() == Path(src).read_bytes()
-    assert (site / "py" / "board_config.py").read_bytes() == (ROOT / "boards" / "pico.py").read_bytes()
+        assert info["device"][rel] == Path(src).read_text(encoding="utf-8")
+    assert info["device"]["board_config.py"] == (ROOT / "boards" / "pico.py").read_text(encoding="utf-8")
+    assert info["device"]["lib/narrate.py"] == (ROOT / "tools" / "sim" / "narrate.py").read_text(encoding="utf-8")
+    assert sorted(info["device"]) == info["files"]
     for f in web.PAGE_FILES:
         text = (site / f).read_text()
         assert not re.search(r"""(src|href)\s*=\s*["'](https?:)?//""", text), f

@@ -48,6 +48,7 @@ def figures():
         d = webdriver.Chrome(service=Service(CHROMEDRIVER), options=o)
         try:
             firsts = []
+            stages = []
             for _ in range(LOADS):
                 d.get(url)
                 t0 = time.time()
@@ -56,6 +57,7 @@ def figures():
                         raise RuntimeError("the page showed no frame in 30 s")
                     time.sleep(0.01)
                 firsts.append(d.execute_script("return wts.firstFrameMs"))
+                stages.append(d.execute_script("return wts.marks"))
             time.sleep(RUN_S)  # attract mode: two computer players, animations, status LEDs
             c = d.execute_script("return Object.assign({writes: wts.frames}, wts.cost)")
         finally:
@@ -65,6 +67,10 @@ def figures():
     out.append(("site size (all files, KB)", "%.0f" % (size / 1024.0)))
     out.append(("load to first frame (ms, median of %d; navigation -> canvas)" % LOADS,
                 "%.0f (min %.0f, max %.0f)" % (statistics.median(firsts), min(firsts), max(firsts))))
+    med = {k: statistics.median(m[k] for m in stages) for k in ("module", "site", "port", "files", "firmware")}
+    out.append(("  of which: page module / site.json / port / files / firmware (ms)",
+                "%.0f / %.0f / %.0f / %.0f / %.0f (medians, since navigation)" % tuple(
+                    med[k] for k in ("module", "site", "port", "files", "firmware"))))
     n = max(1, c["frames"])
     out.append(("animation frames/s, attract mode (target 60)", "%.1f" % (c["frames"] / RUN_S)))
     out.append(("firmware step per animation frame, mean / max (ms)",

@@ -11,7 +11,9 @@ function fail(msg) {
   console.error(msg);
 }
 
+const marks = (wts.marks = { module: Math.round(T0) }); // ms since navigation at each boot stage (tools/bench/web.py)
 const site = await (await fetch("site.json")).json();
+marks.site = Math.round(performance.now());
 let notice = ""; // shown once the firmware runs
 // Bad page options get one line on the page and change nothing: the device's defaults are used.
 let mode = params.get("mode") || "attract";
@@ -59,27 +61,26 @@ const mp = await loadMicroPython({
   stdout: (line) => console.log(line),
   stderr: (line) => console.error(line),
 });
-const texts = await Promise.all(site.files.map(async (p) => {
-  const r = await fetch("py/" + p);
-  if (!r.ok) throw new Error("missing device file py/" + p);
-  return r.text();
-}));
-site.files.forEach((p, i) => {
+marks.port = Math.round(performance.now());
+const made = new Set(); // (a failing FS.mkdir throws: ~1 ms each, so each folder is made once)
+site.files.forEach((p) => {
   const parts = p.split("/");
   let dir = "";
   for (const part of parts.slice(0, -1)) {
     dir += "/" + part;
-    try { mp.FS.mkdir(dir); } catch (e) { /* exists */ }
+    if (!made.has(dir)) { made.add(dir); try { mp.FS.mkdir(dir); } catch (e) { /* exists */ } }
   }
-  mp.FS.writeFile("/" + p, texts[i]);
+  mp.FS.writeFile("/" + p, site.device[p]);
 });
 
+marks.files = Math.round(performance.now());
 mp.runPython(
   "import sys\nsys.path.insert(0, '/lib')\nsys.path.insert(0, '/')\nimport webhw\n" +
   "page = webhw.Page(mode=" + JSON.stringify(mode) + ", seed=" + (seed === null ? "None" : String(parseInt(seed, 10))) + ")\n" +
   "facts = webhw.setup_facts()\nkeys = webhw.pad_keys(0) + '|' + webhw.pad_keys(1)\n"
 );
 const page = mp.globals.get("page");
+marks.firmware = Math.round(performance.now());
 const [mapText, orderText] = mp.globals.get("facts").split(";");
 const smap = mapText.split(",").map(Number); // board cell (and status A, B) -> strip index
 const [RI, GI, BI] = orderText.split(",").map(Number); // byte offsets of r, g, b on the wire (COLOR_ORDER)

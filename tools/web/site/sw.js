@@ -4,7 +4,7 @@ const CACHE = "wts-site";
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
     const site = await (await fetch("site.json", { cache: "no-store" })).json();
-    const files = [...new Set(["./", "site.json"].concat(site.pageFiles, site.files.map((p) => "py/" + p)))];
+    const files = [...new Set(["./", "site.json"].concat(site.pageFiles))];
     const cache = await caches.open(CACHE);
     await cache.addAll(files);
     await self.skipWaiting();
