@@ -174,3 +174,15 @@ def test_narrated_moves_replay_to_the_devices_board_against_the_computer():
             g.play(b, parse_square(m.group(2)) if kind == "place" else b)
     assert g.turns == dev.game().turns >= 3
     assert board_rows(g) == dev.board_rows()
+
+
+@pytest.mark.needs_node
+def test_headless_narrate_is_the_same_inside_micropython():
+    outs = []
+    for rt in ("cpython", "micropython"):
+        r = subprocess.run([sys.executable, "-m", "tools.sim", "--headless", "--narrate", "--runtime", rt, "--seed", "5",
+                            "--mode", "easy", "--script", "-"], input="A move e5\nsync\nA move a1\nsync\nA move i1\nsync\n",
+                           cwd=str(ROOT), capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stderr
+        outs.append(r.stdout)
+    assert outs[0] == outs[1] and outs[0].count("@") >= 4
