@@ -77,7 +77,12 @@ def test_every_turn_is_told_as_the_turn_record_says(case):
         vanish_text = " ".join(t for k, t in said if k == "vanish")
         assert all("egg " in vanish_text and square_name(c) in vanish_text for c in vanished)
         assert ("vanish" in kinds) == bool(vanished)
-        assert kinds.count("no-egg") == sum(1 for step in st if not step["hatch"] and not step["vanish"])
+        # "No egg left" exactly when the eggs ran out: then none is left after the turn (only collisions lay eggs).
+        short = [t for k, t in said if k == "no-egg"]
+        assert all(g.egg_count == 0 for _ in short)
+        assert len(short) == sum(1 for step in st
+                                 if not step["hatch"] and not step["vanish"] and g.egg_count == 0) + \
+            sum(1 for t in short if "other" in t)
         # How the game stands: sudden death when it starts or its counts change; the result once.
         now = (g.winning_black, g.winning_white) if g.sudden_death else None
         assert ("sudden" in kinds) == (g.result == ONGOING and now is not None and now != sudden_before)

@@ -63,8 +63,14 @@ def turn_events(g):
             out.append((K_VANISH, "%s: egg %s vanish%s" % (who, _names(vanished), "es" if len(vanished) == 1 else "")))
         for cell, colour in hatches:
             out.append((K_HATCH, "egg %s hatches %s" % (square_name(cell), COLOUR.get(colour, "?"))))
-        if not hatches and not vanished:
-            out.append((K_NO_EGG, "no egg left to hatch"))
+        # Each capture takes the oldest egg (a black and a white capture in one step share one, which
+        # vanishes): max(black's, white's) eggs wanted; fewer taken means the eggs ran out.
+        short = max(colours_clamped[0], colours_clamped[1]) - len(hatches) - len(vanished)
+        if short > 0:
+            if hatches or vanished:
+                out.append((K_NO_EGG, "no egg left for the other %d capture%s" % (short, "" if short == 1 else "s")))
+            else:
+                out.append((K_NO_EGG, "no egg left to hatch"))
 
     for op, a, b in entries(g):
         if op == EV_PLACE:
@@ -77,8 +83,8 @@ def turn_events(g):
             step_no = a
         elif op == EV_CLAMP_BLACK or op == EV_CLAMP_WHITE:
             who = "black" if op == EV_CLAMP_BLACK else "white"
-            colours_clamped[0 if op == EV_CLAMP_BLACK else 1] += 1
             pairs = clamped(a, b)
+            colours_clamped[0 if op == EV_CLAMP_BLACK else 1] += len(pairs)
             step.append("%s %s clamps %s: captured" % (who, square_name(a), " and ".join(_names(p) for p in pairs)))
         elif op == EV_CAPTURED:
             pass   # the clamp sentence names the captured cells
