@@ -3,6 +3,7 @@ NAME = "pico"
 PLATFORM = "rp2"               # sys.platform of the MicroPython port (deploy refuses another port)
 USB_VIDS = (0x2E8A,)           # Raspberry Pi's USB vendor id (deploy/play find the board by it)
 CHIP = "rp2040"                # pin table in boards/_chips.py
+HEAP_BYTES = 241952            # gc.mem_free() after boot, official RPI_PICO v1.27.0 (the virtual board's ceiling)
 RESERVED_PINS = {              # GPIOs the Pico itself uses (Pico datasheet, section 2.1)
     23: "the Pico's SMPS power-save control",
     24: "the Pico's VBUS sense",

@@ -134,7 +134,7 @@ def test_direct_buttons_and_neopixel_frames():
 def test_blocking_main_loop_ctrl_c_and_hard_reset():
     main = (
         "import time\nfrom machine import Pin\n"
-        "open('boots.txt', 'a').write('x')\n"
+        "with open('boots.txt', 'a') as f:\n    f.write('x')\n"   # closed: littlefs keeps nothing unclosed
         "p = Pin(3, Pin.IN, Pin.PULL_UP)\n"
         "while True:\n    p.value()\n    time.sleep_ms(5)\n"
     )
@@ -251,3 +251,54 @@ def test_cli_serves_until_interrupted():
         if proc.poll() is None:
             proc.kill()
             proc.wait(timeout=5)
+
+
+# ---- as strict as the chip: pin table, heap ceiling, littlefs files ----------------------------
+
+
+@needs_node
+@pytest.mark.parametrize("pin, why", [(23, "SMPS"), (29, "VSYS"), (30, "no GPIO 30")])
+def test_pins_the_pico_reserves_or_lacks_are_refused(vb, pin, why):
+    r = mpremote(vb, "exec", "from machine import Pin\nPin(%d, Pin.OUT)" % pin)
+    assert r.returncode == 1 and "ValueError: invalid pin %d" % pin in r.stdout and why in r.stdout
+    assert ok(vb, "exec", "from machine import Pin\nprint(Pin(22, Pin.OUT))") == "Pin(22)\n"
+
+
+@needs_node
+def test_heap_beyond_the_boards_ceiling_is_a_memory_error():
+    grab = ("import time\nkeep = []\n"
+            "try:\n    for i in range(400):\n        keep.append(bytearray(1024))\n        time.sleep_ms(0)\n"
+            "    print('grew to', len(keep), 'KB')\n"
+            "except MemoryError as e:\n    print('MemoryError', len(keep) < 260, 'ceiling' in str(e))\n")
+    with VBoard(board="pico") as board:                 # HEAP_BYTES = 241,952, as a Pico after boot
+        assert ok(board, "exec", grab) == "MemoryError True True\n"
+        assert board.stats()["heap_peak"] > 200000
+    with VBoard(board="pico", heap_limit=0) as board:   # no ceiling: this port's heap just grows
+        assert ok(board, "exec", grab) == "grew to 400 KB\n"
+
+
+@needs_node
+def test_files_change_only_when_closed_as_on_littlefs(vb):
+    code = ("import os\n"
+            "with open('s.json', 'w') as f:\n    f.write('old')\n"
+            "f = open('s.json', 'w')\nf.write('new, longer')\n"
+            "print(open('s.json').read(), os.stat('s.json')[6])\n"      # the writer has not closed: old contents
+            "f.close()\nprint(open('s.json').read())\n"
+            "with open('s.tmp', 'w') as t:\n    t.write('swapped')\n"
+            "os.rename('s.tmp', 's.json')\n"                             # over an existing file: atomic
+            "print(open('s.json').read(), 's.tmp' in os.listdir())\n")
+    assert ok(vb, "exec", code) == "old 3\nnew, longer\nswapped False\n"
+
+
+@needs_node
+def test_a_reset_mid_write_keeps_the_old_file():
+    with VBoard(board="pico") as board:
+        ok(board, "exec", "with open('scores.json', 'w') as f:\n    f.write('{\"a\": 1}')")
+        boots = board.stats()["boots"]
+        ok(board, "exec", "--no-follow", "import machine\nf = open('scores.json', 'w')\nf.write('{\"a\": 2, \"b')\nmachine.reset()")
+        import time
+        deadline = time.monotonic() + 30
+        while board.stats()["boots"] == boots:
+            assert time.monotonic() < deadline, "the board did not reboot"
+            time.sleep(0.05)
+        assert ok(board, "exec", "print(open('scores.json').read())") == '{"a": 1}\n'

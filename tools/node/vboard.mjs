@@ -15,7 +15,8 @@ import fs from "node:fs";
 
 const RING = 1 << 20;
 // ctrl Int32 slots
-const SEQ = 0, HEAD = 1, TAIL = 2, KGEN = 3, READS = 4, FRAMES = 5, BOOTS = 6, BUSY = 7;
+const SEQ = 0, HEAD = 1, TAIL = 2, KGEN = 3, READS = 4, FRAMES = 5, BOOTS = 6, BUSY = 7, HEAPPEAK = 8;
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 if (isMainThread) await mainThread(); else await workerThread();
 
@@ -24,7 +25,7 @@ async function mainThread() {
   const net = await import("node:net");
   const readline = await import("node:readline");
   const args = process.argv.slice(2);
-  const opt = { port: 0, heapsize: 256 * 1024, maxFrames: 20000, files: null, fsSize: 0 };
+  const opt = { port: 0, heapsize: 256 * 1024, maxFrames: 20000, files: null, fsSize: 0, heapLimit: -1 };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === "--port") opt.port = parseInt(args[++i], 10);
@@ -32,6 +33,7 @@ async function mainThread() {
     else if (a === "--max-frames") opt.maxFrames = parseInt(args[++i], 10);
     else if (a === "--files") opt.files = args[++i];
     else if (a === "--fs-size") opt.fsSize = parseInt(args[++i], 10);
+    else if (a === "--heap-limit") opt.heapLimit = parseInt(args[++i], 10);
     else { process.stderr.write("vboard.mjs: unknown argument " + a + "\n"); process.exit(2); }
   }
   if (!(opt.port >= 0 && opt.port < 65536) || !(opt.heapsize >= 16384) || !(opt.maxFrames > 0) || !(opt.fsSize >= 0)) {
@@ -66,7 +68,7 @@ async function mainThread() {
   const t0 = Date.now();
 
   const worker = new Worker(fileURLToPath(import.meta.url), {
-    workerData: { sab, heapsize: opt.heapsize, files: opt.files, t0, fsSize: opt.fsSize },
+    workerData: { sab, heapsize: opt.heapsize, files: opt.files, t0, fsSize: opt.fsSize, heapLimit: opt.heapLimit },
   });
   worker.on("message", (m) => {
     if (m.t === "out") { if (client) client.write(Buffer.from(m.data)); }
@@ -127,11 +129,8 @@ async function mainThread() {
       reply({ ok: true, frames: out, next: frameSeq });
     } else if (op === "stats") {
       reply({ ok: true, reads: Atomics.load(ctrl, READS), frames: frameSeq, boots: Atomics.load(ctrl, BOOTS),
-              busy: Atomics.load(ctrl, BUSY), client: client !== null, uptime_ms: Date.now() - t0 });
-    } else if (op === "input") {
-      // Bytes typed at the serial port without a TCP client (tests, tools).
-      pushInput(Buffer.from(req.data, "base64"));
-      reply({ ok: true });
+              busy: Atomics.load(ctrl, BUSY), client: client !== null, uptime_ms: Date.now() - t0,
+              heap_peak: Atomics.load(ctrl, HEAPPEAK) });
     } else {
       reply({ ok: false, error: "unknown op " + JSON.stringify(op) });
     }
@@ -142,7 +141,7 @@ async function mainThread() {
 // -------------------------------------------------------------- worker thread
 async function workerThread() {
   const { loadMicroPython } = await import("@micropython/micropython-webassembly-pyscript");
-  const { sab, heapsize, files, t0, fsSize } = workerData;
+  const { sab, heapsize, files, t0, fsSize, heapLimit } = workerData;
   const ctrl = new Int32Array(sab, 0, 16);
   const ring = new Uint8Array(sab, 64, RING);
   const keys = new Uint8Array(sab, 64 + RING, 256);
@@ -226,6 +225,10 @@ async function workerThread() {
       return 0;
     },
     request_reset(kind) { resetReq = kind; return 0; },
+    // Project files the guest runs as private modules (firmware/keypad.py, boards/_chips.py).
+    source(rel) { return fs.readFileSync(path.join(ROOT, rel), "utf8"); },
+    heap_limit() { return heapLimit; },
+    heap_peak(n) { if (n > Atomics.load(ctrl, HEAPPEAK)) Atomics.store(ctrl, HEAPPEAK, n); return 0; },
     urandom(n) { return Buffer.from(crypto.getRandomValues(new Uint8Array(Math.max(0, n | 0)))).toString("hex"); },
     fs_total() { return fsSize > 0 ? fsSize : -1; },
     fs_free() { return fsSize > 0 ? Math.max(0, fsSize - fsUsed()) : -1; },
@@ -256,12 +259,57 @@ async function workerThread() {
         const grow = Math.max(0, pos + length - (stream.node.usedBytes || 0));
         // 28 is MicroPython's (Linux) ENOSPC: file-object errors reach the
         // guest unmapped, so use the number a board would show, not
-        // emscripten's 51.
-        if (grow > 0 && fsUsed() + grow > fsSize) throw new FS.ErrnoError(28);
+        // emscripten's 51. Files being written count beside their old copy.
+        if (grow > 0 && fsUsed() + pendingBytes() + grow > fsSize) throw new FS.ErrnoError(28);
       }
       return write.call(FS, stream, buffer, offset, length, position, canOwn);
     };
   }
+
+  // -- littlefs file semantics ---------------------------------------------------
+  // littlefs is copy-on-write: what a file holds changes only when the writer
+  // closes it (a reader, a reboot or a power cut in between sees the old
+  // contents, never a partial write), and rewriting a file needs room for the
+  // new copy beside the old one. MEMFS writes in place, so a stream opened for
+  // writing gets a private copy of the node that close() puts in place.
+  // (rename over an existing file is atomic in both.)
+  const shadows = new Set();
+  function littlefs(FS) {
+    const open0 = FS.open, close0 = FS.close;
+    const MODES = { r: 0, "r+": 2, w: 577, "w+": 578, a: 1089, "a+": 1090 };
+    FS.open = function (p, flags, mode) {
+      if (typeof flags === "string") flags = MODES[flags];
+      flags = flags | 0;
+      const writing = (flags & 3) !== 0;
+      const stream = open0.call(FS, p, writing ? (flags & ~512) : flags, mode);
+      if (!writing || !FS.isFile(stream.node.mode) || String(stream.path).startsWith("/dev/")) return stream;
+      const real = stream.node;
+      const copy = Object.create(Object.getPrototypeOf(real));
+      Object.assign(copy, real);
+      const n = (flags & 512) ? 0 : (real.usedBytes || 0);
+      copy.contents = new Uint8Array(Math.max(n, 256));
+      if (n) copy.contents.set(real.contents.subarray(0, n));
+      copy.usedBytes = n;
+      stream.node = copy;
+      stream.committed = real;
+      shadows.add(copy);
+      return stream;
+    };
+    FS.close = function (stream) {
+      const real = stream.committed;
+      if (real) {
+        const copy = stream.node;
+        real.contents = copy.contents.slice(0, copy.usedBytes);
+        real.usedBytes = copy.usedBytes;
+        real.mtime = copy.mtime;
+        stream.node = real;
+        stream.committed = null;
+        shadows.delete(copy);
+      }
+      return close0.call(FS, stream);
+    };
+  }
+  function pendingBytes() { let n = 0; for (const c of shadows) n += c.usedBytes; return n; }
 
   // -- filesystem kept across reboots -------------------------------------------
   const SKIP = new Set(["/dev", "/proc", "/tmp", "/home"]);
@@ -314,9 +362,12 @@ async function workerThread() {
     if (saved) restore(mp.FS, saved);
     else if (files) loadFiles(mp.FS, files);
     if (fsSize > 0) limitFs(mp.FS);
+    littlefs(mp.FS);
+    shadows.clear();
     mp.registerJsModule("_vb", vb);
     muted = false;
     mp.runPython(guestBoot);
+    mp.runPython("_vb_rebase()");  // a call starts with a full GC: the heap in use after boot
     Atomics.add(ctrl, BOOTS, 1);
     // The board is "plugged in" now, even if main.py then runs forever.
     if (kind === "power") parentPort.postMessage({ t: "booted" });

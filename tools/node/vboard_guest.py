@@ -7,9 +7,59 @@
 # firmware's endless loop is never reclaimed.
 import sys
 import builtins
+import gc
 import _vb
 import uctypes
 import time as _rtime
+
+
+def _source(path, name):
+    # A project file run as a private module (never on the guest's filesystem,
+    # so deploy sees a clean board): firmware/keypad.py is the one home of the
+    # key layouts, boards/_chips.py of the pin tables. MicroPython folds
+    # const() for `from micropython import const` exactly as through _compat.
+    ns = {"__name__": name}
+    exec(_vb.source(path).replace("from engine._compat import const", "from micropython import const"), ns)
+    return ns
+
+
+_keypad = _source("firmware/keypad.py", "_vb_keypad")
+_chips = _source("boards/_chips.py", "_vb_chips")
+
+
+# ---- heap ceiling ----------------------------------------------------------
+# This port's heap grows instead of raising MemoryError, and frees garbage
+# only between top-level calls. So the ceiling is kept here: heap in use
+# beyond what it was just after boot, checked at every sleep and strip write,
+# against the board's HEAP_BYTES (a Pico: 241,952 B free after boot). Garbage
+# made inside one call counts too (it is never freed there), so this is a
+# pessimistic bound: a firmware that passes here fits the device.
+_heap = [0, 0, 0]  # [ceiling (0 = none), in use at boot, peak beyond it]
+
+
+def _vb_rebase():
+    # Called by vboard.mjs right after boot, at the start of a call (the port has just collected).
+    _heap[1] = gc.mem_alloc()
+    _heap[2] = 0
+    try:
+        import board_config as cfg
+
+        _heap[0] = getattr(cfg, "HEAP_BYTES", 0) or 0
+    except ImportError:
+        _heap[0] = 0
+    if _vb.heap_limit() >= 0:
+        _heap[0] = _vb.heap_limit()
+
+
+def _heap_check():
+    a = gc.mem_alloc() - _heap[1]
+    if a > _heap[2]:
+        _heap[2] = a
+        _vb.heap_peak(a)
+    c = _heap[0]
+    if c and a > c:
+        _heap[0] = 0  # once: the handler may need heap itself
+        raise MemoryError("virtual board heap ceiling: %d bytes in use beyond boot, the board has %d" % (a, c))
 
 
 def _module(name, ns):
@@ -22,6 +72,7 @@ def _module(name, ns):
 
 # ---- time: the real functions, but interruptible, CPU-friendly sleeps ------
 def sleep_ms(ms):
+    _heap_check()
     _vb.sleep_ms(int(ms))
 
 
@@ -53,7 +104,7 @@ _NONE = ()
 
 
 def _keymap():
-    # char -> contact, per pad, from /board_config.py (same rules as firmware/keypad.py)
+    # char -> (row pin or None, column pin), per pad, from /board_config.py through firmware/keypad.py's contacts()
     try:
         import board_config as cfg
     except ImportError:
@@ -63,21 +114,7 @@ def _keymap():
     for pad in ("A", "B"):
         spec = getattr(cfg, "PAD_" + pad, None)
         kind = getattr(cfg, "PAD_%s_TYPE" % pad, default_kind)
-        m = {}
-        if spec is None:
-            pass
-        elif kind == "direct":
-            for i, p in enumerate(spec["pins"]):
-                m["123456789*#"[i]] = (None, p)
-        else:
-            cols = spec["cols"]
-            keys = spec.get("keys") or ("123A456B789C*0#D" if len(cols) == 4 else "123456789*0#")
-            nc = len(cols)
-            for r, rp in enumerate(spec["rows"]):
-                for c, cp in enumerate(cols):
-                    if r * nc + c < len(keys):
-                        m[keys[r * nc + c]] = (rp, cp)
-        maps.append(m)
+        maps.append({} if spec is None else _keypad["contacts"](kind, spec))
     return maps
 
 
@@ -105,6 +142,15 @@ def _refresh(gen):
     _state[0] = gen
 
 
+def _pin_problem(pin):
+    # The board file's chip and reserved pins (boards/_chips.py), as the host fakes check them.
+    try:
+        import board_config as cfg
+    except ImportError:
+        return None
+    return _chips["board_pin_problem"](cfg, pin)
+
+
 class Pin:
     IN = 0
     OUT = 1
@@ -118,6 +164,9 @@ class Pin:
     def __init__(self, id, mode=-1, pull=-1, *, value=None, drive=None, alt=None):
         if not isinstance(id, int) or not 0 <= id < 256:
             raise ValueError("invalid pin")
+        why = _pin_problem(id)
+        if why is not None:
+            raise ValueError("invalid pin %d: %s" % (id, why))
         self.id = id
         self.mode = 0
         self.pull = None
@@ -285,6 +334,7 @@ class NeoPixel:
                 b[i] = c
 
     def write(self):
+        _heap_check()
         _vb.np_write(self._h)
 
 

@@ -11,13 +11,18 @@ From Python (tests, tools):
         frames = vb.frames()                  # [Frame(seq, ms, pin, data), ...]
 
 Keys are pin-accurate: the guest's fake machine.Pin reads /board_config.py
-(PAD_A/PAD_B, KEYPAD_TYPE) and answers column reads the way a 3x4/4x4
-matrix (rows driven low one at a time, columns pulled up) or direct buttons
-(pull-up, pressed = 0) would. Frames are the NeoPixel wire buffer (GRB...)
-at each write(), with milliseconds since the board started.
+(PAD_A/PAD_B, KEYPAD_TYPE, through firmware/keypad.py's contacts()) and
+answers column reads the way a 3x4/4x4 matrix (open-drain rows pulled low one
+at a time, columns pulled up) or direct buttons (pull-up, pressed = 0) would.
+Frames are the NeoPixel wire buffer (GRB...) at each write(), with
+milliseconds since the board started.
+
+As strict as the chip: pins the board file's CHIP does not have or its
+RESERVED_PINS are refused (boards/_chips.py); heap in use beyond boot is held
+to the board file's HEAP_BYTES (MemoryError, like the device); files change
+only when closed, as on littlefs (a reset mid-write keeps the old contents).
 """
 import argparse
-import base64
 import collections
 import json
 import os
@@ -53,13 +58,16 @@ def board_names():
 class VBoard:
     """One virtual board in a Node process. Context manager; .close() stops it."""
 
-    def __init__(self, port=0, board=None, files=None, heapsize=256 * 1024, max_frames=20000, fs_size=0, timeout=20.0):
+    def __init__(self, port=0, board=None, files=None, heapsize=256 * 1024, max_frames=20000, fs_size=0, timeout=20.0,
+                 heap_limit=None):
         if board is not None and board not in board_names():
             raise ValueError("unknown board %r; boards are: %s" % (board, ", ".join(board_names())))
         if not isinstance(port, int) or not 0 <= port < 65536:
             raise ValueError("port must be 0..65535 (0 = any free port)")
         if not isinstance(fs_size, int) or fs_size < 0:
             raise ValueError("fs_size must be a byte count (0 = unlimited)")
+        if heap_limit is not None and (not isinstance(heap_limit, int) or heap_limit < 0):
+            raise ValueError("heap_limit must be a byte count (0 = none; None = the board file's HEAP_BYTES)")
         if shutil.which("node") is None:
             raise VBoardError("node is not installed (Node 20 is needed for the virtual board)")
         if not (NODE_DIR / "node_modules" / "@micropython").is_dir():
@@ -81,7 +89,8 @@ class VBoard:
             self._err = tempfile.TemporaryFile()
             self._proc = subprocess.Popen(
                 ["node", str(SCRIPT), "--port", str(port), "--heapsize", str(heapsize),
-                 "--max-frames", str(max_frames), "--fs-size", str(fs_size), "--files", self._tmp],
+                 "--max-frames", str(max_frames), "--fs-size", str(fs_size), "--files", self._tmp,
+                 "--heap-limit", str(-1 if heap_limit is None else heap_limit)],
                 cwd=str(NODE_DIR), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._err,
                 start_new_session=True)  # Ctrl-C in a terminal is for us, not for Node
             ready = self._read(timeout)
@@ -151,7 +160,8 @@ class VBoard:
         return self._call(op="release_all")["reads"]
 
     def stats(self):
-        """{"reads": pad pin reads so far, "frames": frames written, "boots", "busy", "client", "uptime_ms"}."""
+        """{"reads": pad pin reads so far, "frames": frames written, "boots", "busy", "client", "uptime_ms",
+        "heap_peak": most heap in use beyond boot seen at a sleep or strip write (garbage included)}."""
         rep = self._call(op="stats")
         rep.pop("ok", None)
         return rep
@@ -189,12 +199,6 @@ class VBoard:
                 raise VBoardError("only %d of %d frames within %.0f s" % (len(fr), count, timeout))
             time.sleep(0.01)
 
-    def type_serial(self, data):
-        """Bytes as if typed at the serial port (works without a TCP client)."""
-        if isinstance(data, str):
-            data = data.encode()
-        self._call(op="input", data=base64.b64encode(data).decode())
-
     # -- lifetime ----------------------------------------------------------------------------
     def close(self):
         proc, self._proc = self._proc, None
@@ -222,9 +226,11 @@ def main(argv=None):
     ap.add_argument("--board", choices=board_names(), help="preload boards/NAME.py as /board_config.py")
     ap.add_argument("--heapsize", type=int, default=256 * 1024, help="MicroPython heap in bytes (default 256 KiB)")
     ap.add_argument("--fs-size", type=int, default=0, help="flash size in bytes; writes beyond it fail with ENOSPC (default: unlimited)")
+    ap.add_argument("--heap-limit", type=int, default=None,
+                    help="heap in bytes beyond boot before MemoryError (default: the board file's HEAP_BYTES; 0: none)")
     args = ap.parse_args(argv)
     try:
-        vb = VBoard(port=args.port, board=args.board, heapsize=args.heapsize, fs_size=args.fs_size)
+        vb = VBoard(port=args.port, board=args.board, heapsize=args.heapsize, fs_size=args.fs_size, heap_limit=args.heap_limit)
     except (VBoardError, ValueError) as e:
         print("vboard: %s" % e, file=sys.stderr)
         return 1
