@@ -1,5 +1,7 @@
 """Kept between runs and fresh every launch: the per-user state folder, # in attract mode, remembered settings, the score screen, seeds, the title following the firmware's mode, play's option checks."""
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -80,6 +82,9 @@ def test_brightness_and_seating_are_remembered(tmp_path):
     assert again._dev.app.disp.brightness == bright != Device(board="pico", mode="2p").\
         _dev.app.disp.brightness
     assert again._dev.app.entries[1].rotated == seat is False
+    assert again.pad_b_turned() is False
+    scr = st.compose([(0, 0, 0)] * 81, [(0, 0, 0)] * 2, "2p", "t", 110, 40, 2.2, 1.9, b_turned=again.pad_b_turned())
+    assert "not turned" in scr and "turned 180" not in scr      # the key map says how pad B sits now
 
 
 def test_title_and_key_map_follow_a_mode_switch_in_the_menu():
@@ -138,16 +143,20 @@ def test_play_loop_redraws_title_after_the_firmware_changes_mode():
     assert "two players" in last and "right hand" in last and "the computer (easy)" not in last
 
 
-def test_every_launch_gets_a_fresh_seed_and_a_seed_replays_a_game():
+def test_every_launch_gets_a_fresh_seed_and_a_seed_replays_a_game(tmp_path):
     seeds = {Device(board="pico", mode="2p").seed for _ in range(4)}
     assert len(seeds) > 1
-    script = "A move e5\nsync\nA move a1\nsync\nA move i1\nsync\n"
-    boards = []
-    for seed in (11, 11, 12):
-        d = Device(board="pico", mode="hard", seed=seed)
-        d.run_script(script)
-        boards.append(d.board_rows())
-    assert boards[0] == boards[1]
+    script = tmp_path / "s.txt"
+    script.write_text("A move e5\nsync\nA move a1\nsync\nA move i1\nsync\n")
+    # Each replay is a new launch, as a player would do it: `--seed N` in a fresh process.
+    outs = []
+    for seed in ("11", "11", "12"):
+        r = subprocess.run([sys.executable, "-m", "tools.sim", "--headless", "--mode", "hard", "--seed", seed,
+                            "--narrate", "--script", str(script)], cwd=str(ROOT), capture_output=True, text=True,
+                           timeout=300)
+        assert r.returncode == 0, r.stderr
+        outs.append(r.stdout)
+    assert outs[0] == outs[1]
     with pytest.raises(ValueError, match="seed"):
         Device(board="pico", seed=-1)
 

@@ -97,6 +97,10 @@ class Device:
         if self.on_say is not None:
             self.on_say(t, kind, text)
 
+    def pad_b_turned(self):
+        """Whether pad B's grid is turned 180° now (the menu's seating setting); None when the runtime cannot say."""
+        return self._dev.app.entries[1].rotated if self.runtime == "cpython" else None
+
     def game(self):
         """The firmware's live Game (CPython runtime only: the MicroPython one lives in the guest)."""
         return self._dev.app.game if self.runtime == "cpython" else None

@@ -298,7 +298,7 @@ def menu_items():
     return tuple(labels)
 
 
-def help_lines(mode, numpad_hint=True):
+def help_lines(mode, numpad_hint=True, b_turned=True):
     """The key map (or, in the menu, the menu's items), drawn next to the matrix."""
     single = mode in SINGLE_PLAYER
     dim, bold, rst = "\x1b[2m", "\x1b[1m", RESET
@@ -323,9 +323,13 @@ def help_lines(mode, numpad_hint=True):
              "  u i o      1 2 3",
              "  j k l  ->  4 5 6",
              "  m , .      7 8 9",
-             "  7 = * back   9 = # lock",
-             dim + "  turned 180°: white sits opposite, so" + rst,
-             dim + "  its 1 is the screen's bottom right" + rst]
+             "  7 = * back   9 = # lock"]
+        if b_turned:
+            b += [dim + "  turned 180°: white sits opposite, so" + rst,
+                  dim + "  its 1 is the screen's bottom right" + rst]
+        elif b_turned is False:
+            b += [dim + "  not turned (seating: side by side)," + rst,
+                  dim + "  its 1 is the screen's top left" + rst]
         if numpad_hint:
             b.append(dim + "  or the number pad by position" + rst)
             b.append(dim + "  (NumLock off, 0 = *, Enter = #)" + rst)
@@ -388,14 +392,14 @@ def clip(s, width):
     return "".join(out)
 
 
-def compose(cells, status, mode, title, cols, rows, gamma, exposure, led="●", said=(), oldest=-1):
+def compose(cells, status, mode, title, cols, rows, gamma, exposure, led="●", said=(), oldest=-1, b_turned=True):
     """The whole screen for a terminal of cols x rows, as one string (cursor home, every line cleared to its end).
 
     `said`: the narration so far [(t, kind, sentence)] (tools/sim/narrate.py), shown under the board;
     `oldest`: the oldest egg's cell (marked), or -1.
     """
     m = matrix_lines(cells, status, gamma, exposure, led, oldest) + [""] + ["  " + x for x in legend_lines(led)]
-    h = help_lines(mode)
+    h = help_lines(mode, b_turned=b_turned)
     mw = max(visible_len(x) for x in m)
     hw = max(visible_len(x) for x in h)
     body = []
@@ -608,7 +612,9 @@ def play(device, mode, board, title, in_fd, out_fd, fps=30, clock=time.monotonic
             now_mode = getattr(device, "mode_now", None) or mode
             full_title = title + (" · " + narrate.mode_title(now_mode) if hasattr(device, "mode_now") else "")
             said = getattr(device, "said", ())
-            scr = compose(cells, status, now_mode, full_title, cols, rows, gamma, exposure, led, said, oldest_egg(device))
+            turned = getattr(device, "pad_b_turned", None)
+            scr = compose(cells, status, now_mode, full_title, cols, rows, gamma, exposure, led, said, oldest_egg(device),
+                          turned() if callable(turned) else True)
             if scr != last_shown:
                 term.write(scr)
                 last_shown = scr
