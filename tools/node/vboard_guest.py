@@ -300,41 +300,22 @@ _module("machine", {
 })
 
 
-# ---- neopixel: same API and wire-order buffer as micropython-lib's ----------
-class NeoPixel:
-    ORDER = (1, 0, 2, 3)  # buf holds GRB(W) like the real driver
+# ---- neopixel: the host fakes' strip (tools/sim/fakehw.py), written to JS ----
+_fakehw = _source("tools/sim/fakehw.py", "_vb_fakehw")
+
+
+class NeoPixel(_fakehw["FakeNeoPixel"]):
+    """tools/sim/fakehw.py's FakeNeoPixel (micropython-lib's API, GRB wire-order buffer); write() hands the frame to the host."""
 
     def __init__(self, pin, n, bpp=3, timing=1):
-        self.pin = pin
-        self.n = n
-        self.bpp = bpp
-        self.buf = bytearray(n * bpp)
+        super().__init__(pin, n, bpp, timing)
         pid = pin.id if isinstance(pin, Pin) else int(pin)
         # JS reads the frame straight out of wasm memory at write() time.
         self._h = _vb.np_new(uctypes.addressof(self.buf), n * bpp, pid, bpp)
 
-    def __len__(self):
-        return self.n
-
-    def __setitem__(self, i, v):
-        offset = i * self.bpp
-        for j in range(self.bpp):
-            self.buf[offset + self.ORDER[j]] = v[j]
-
-    def __getitem__(self, i):
-        offset = i * self.bpp
-        return tuple(self.buf[offset + self.ORDER[j]] for j in range(self.bpp))
-
-    def fill(self, v):
-        b = self.buf
-        bpp = self.bpp
-        for j in range(bpp):
-            c = v[j]
-            for i in range(self.ORDER[j], len(b), bpp):
-                b[i] = c
-
     def write(self):
         _heap_check()
+        self.writes += 1
         _vb.np_write(self._h)
 
 

@@ -143,18 +143,19 @@ class PinFactory:
 
 
 class FakeNeoPixel:
-    """Stands in for neopixel.NeoPixel: a wire-order .buf and write(), which records the frame."""
+    """Stands in for neopixel.NeoPixel: a wire-order .buf and write(). The one fake strip: the virtual board's guest subclasses it (tools/node/vboard_guest.py)."""
 
     ORDER = (1, 0, 2, 3)  # MicroPython's NeoPixel: GRB on the wire
 
-    def __init__(self, board, pin, n, bpp=3, timing=1):
+    def __init__(self, pin, n, bpp=3, timing=1, board=None):
         self.board = board
         self.pin = pin
         self.n = n
         self.bpp = bpp
         self.buf = bytearray(n * bpp)
         self.writes = 0
-        board.np = self
+        if board is not None:
+            board.np = self
 
     def __len__(self):
         return self.n
@@ -173,8 +174,10 @@ class FakeNeoPixel:
             self[i] = v
 
     def write(self):
+        """Records the frame on the board (the buffer itself, no copy: nothing allocated per frame)."""
         self.writes += 1
-        self.board.frame_written(self.buf)
+        if self.board is not None:
+            self.board.frame_written(self.buf)
 
 
 class NeoPixelFactory:
@@ -184,7 +187,7 @@ class NeoPixelFactory:
         self.board = board
 
     def __call__(self, pin, n, bpp=3, timing=1):
-        return FakeNeoPixel(self.board, pin, n, bpp, timing)
+        return FakeNeoPixel(pin, n, bpp, timing, board=self.board)
 
 
 GND = "GND"  # the net a direct button closes to
