@@ -118,12 +118,12 @@ def test_a_fresh_game_object_with_the_same_position_is_not_a_new_turn():
     n.see(g)
     g.play(40, 40)
     assert [k for k, _ in n.see(g)] == ["egg"]
-    assert n.see(g) == []                          # seen already
+    assert n.see(g) == ()                          # seen already
     h = Game()
     h.copy_from(g)                                 # what the firmware does when a game ends
-    assert n.see(h) == []
+    assert n.see(h) == ()
     h.reset()
-    assert n.see(h) == []
+    assert n.see(h) == ()
     h.play(0, 80)
     assert [k for k, _ in n.see(h)] == ["place"]
 

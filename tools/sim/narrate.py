@@ -140,6 +140,9 @@ def narrate_turn(g, before=None):
     return [s for _, s in turn_events(g) + after_turn(g, before)]
 
 
+NOTHING = ()     # what see() returns between turns: a shared empty tuple, so a tick that plays no turn allocates nothing
+
+
 class Narrator:
     """Watches a Game (call see() after every firmware tick): the sentences of each turn, once, as it is played."""
 
@@ -148,14 +151,14 @@ class Narrator:
         self.sudden = None     # sudden_score() after the last turn seen
 
     def see(self, g):
-        """[(kind, sentence)] if exactly one turn was played since the last call, else [] (first look, new game,
+        """[(kind, sentence)] if exactly one turn was played since the last call, else () (first look, new game,
         or the same position in a fresh Game object, as the firmware makes when a game ends)."""
         last = self.turns
         self.turns = g.turns
         if g.turns < last:
             self.sudden = None             # a new game
         if last < 0 or g.turns != last + 1:
-            return []
+            return NOTHING
         out = turn_events(g) + after_turn(g, self.sudden)
         self.sudden = sudden_score(g)
         return out
@@ -223,8 +226,10 @@ def watch(app, say):
 
     def watched():
         delay = tick()
-        for kind, text in narrator.see(app.game):
-            say(kind, text)
+        told = narrator.see(app.game)
+        if told:                        # (no loop between turns: a MicroPython iterator is a heap object)
+            for kind, text in told:
+                say(kind, text)
         m = app.mode
         if m != seen[0]:
             seen[0] = m
