@@ -191,3 +191,17 @@ def test_headless_narrate_is_the_same_inside_micropython():
         assert r.returncode == 0, r.stderr
         outs.append(r.stdout)
     assert outs[0] == outs[1] and outs[0].count("@") >= 4
+
+
+@pytest.mark.needs_node
+def test_watching_the_firmware_allocates_nothing_between_turns_inside_micropython():
+    """The wrapper runs on every tick of the guest's firmware: with the heap locked, 100 quiet ticks must pass
+    (a closure over 7 variables allocated on every call: MemoryError)."""
+    from tools import upy
+    from tools.sim.device import guest_files
+    code = ("import sys\nsys.path.insert(0, '/')\nimport fakehw, boards, narrate, micropython\n"
+            "dev = fakehw.VirtualDevice(boards.load('pico'), mode='2p', seed=1, keep_frames=False)\n"
+            "said = []\nnarrate.watch(dev.app, lambda k, t: said.append(t))\ndev.advance(500)\n"
+            "n = 0\nmicropython.heap_lock()\ntry:\n    for i in range(100):\n        dev.app.tick()\n        n += 1\n"
+            "finally:\n    micropython.heap_unlock()\nprint('ticks', n, said)\n")
+    assert upy.run(code, files=guest_files()).strip() == "ticks 100 ['2p']"

@@ -215,32 +215,45 @@ MODE_TITLES = {
 }
 
 
+class Watcher:
+    """Tells what one firmware App does (see watch()). A class, not a closure: MicroPython allocates on
+    every call of a closure over more than 5 variables, and this runs on every firmware tick."""
+
+    def __init__(self, app, say):
+        from firmware import modes
+        from firmware.tutorial import LESSONS as FW_LESSONS
+        self.app = app
+        self.say = say
+        self.modes = modes
+        self.lessons = FW_LESSONS
+        self.narrator = Narrator()
+        self.inner = app.tick
+        self.mode = -1             # mode and lesson last told
+        self.lesson = -1
+
+    def tick(self):
+        delay = self.inner()
+        app = self.app
+        told = self.narrator.see(app.game)
+        if told:                        # (no loop between turns: a MicroPython iterator is a heap object)
+            for kind, text in told:
+                self.say(kind, text)
+        m = app.mode
+        if m != self.mode:
+            self.mode = m
+            self.lesson = -1
+            self.say("mode", self.modes.MODE_NAMES[m])
+        if m == self.modes.M_TUTORIAL and app.lesson != self.lesson:
+            self.lesson = app.lesson
+            title, caption = lesson_text(self.lessons[app.lesson][0])
+            self.say("lesson", "lesson %d of %d: %s. %s" % (app.lesson + 1, len(self.lessons), title, caption))
+        return delay
+
+
 def watch(app, say):
     """Make a firmware App tell what happens: say(kind, sentence) after the tick that did it (each turn; each mode
     change, as ("mode", its MODE_NAMES name); each tutorial lesson). Wraps app.tick on this one object, so the
-    firmware itself stays words-free (the device shows LEDs only)."""
-    from firmware.modes import MODE_NAMES, M_TUTORIAL
-    narrator = Narrator()
-    tick = app.tick
-    seen = [-1, -1]           # mode, lesson last told
-
-    def watched():
-        delay = tick()
-        told = narrator.see(app.game)
-        if told:                        # (no loop between turns: a MicroPython iterator is a heap object)
-            for kind, text in told:
-                say(kind, text)
-        m = app.mode
-        if m != seen[0]:
-            seen[0] = m
-            seen[1] = -1
-            say("mode", MODE_NAMES[m])
-        if m == M_TUTORIAL and app.lesson != seen[1]:
-            seen[1] = app.lesson
-            from firmware.tutorial import LESSONS as FW_LESSONS
-            title, caption = lesson_text(FW_LESSONS[app.lesson][0])
-            say("lesson", "lesson %d of %d: %s. %s" % (app.lesson + 1, len(FW_LESSONS), title, caption))
-        return delay
-
-    app.tick = watched
-    return narrator
+    firmware itself stays words-free (the device shows LEDs only). A tick that tells nothing allocates nothing."""
+    w = Watcher(app, say)
+    app.tick = w.tick
+    return w
