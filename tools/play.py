@@ -35,8 +35,9 @@ def build_parser():
     ap.add_argument("--port", help="serial port of the board to deploy to (default: the one found on USB)")
     ap.add_argument("--sim", action="store_true", help="always use the simulator, even with a board attached")
     ap.add_argument("--seed", help="replay a game: the seed the simulator showed (default: a fresh one every launch)")
-    ap.add_argument("--runtime", choices=("cpython", "micropython"),
-                    help="the simulator's runtime (default cpython; micropython runs the real interpreter and needs Node 20+)")
+    ap.add_argument("--runtime", choices=("cpython", "micropython", "rp2040"),
+                    help="the simulator's runtime (default cpython; micropython runs the real interpreter and needs Node 20+; "
+                         "rp2040 runs the exact Pico firmware image on an emulated RP2040)")
     ap.add_argument("--forget", action="store_true", help="keep no settings or scores this time")
     return ap
 
