@@ -238,3 +238,31 @@ def test_device_time_follows_wall_time():
         os.close(slave)
         os.close(master)
     assert 950 <= t <= 1100 and dev.t == t
+
+
+def test_the_tutorial_panel_shows_the_lesson_and_only_its_turn():
+    from tools.sim import Device
+    dev = Device(board="pico", mode="tutorial", seed=1)
+    dev.advance(8000)                                   # lesson 1 played, lesson 2 (collision) played
+    scr = st.compose([(0, 0, 0)] * 81, [(0, 0, 0)] * 2, dev.mode_now, "t", 110, 40, 2.2, 1.9, said=dev.said)
+    plain = st._ESC.sub("", scr)
+    assert "Lesson 2 of 10: Collision." in plain and "both chose e4: egg #1 laid" in plain
+    assert "black e5, white d4" not in plain            # lesson 1's turn is gone with lesson 1
+
+
+def test_game_over_line_stays_until_the_next_turn():
+    said = [(0, "place", "black a1, white i9"), (1, "result", "black wins: 5 in a row")]
+    assert st.game_over(said, "2p") == "black wins: 5 in a row"
+    assert st.game_over(said + [(2, "place", "black e5, white d4")], "2p") is None
+    assert st.game_over(said + [(2, "mode", "menu")], "menu") is None
+    scr = st.compose([(0, 0, 0)] * 81, [(0, 0, 0)] * 2, "2p", "t", 110, 40, 2.2, 1.9, said=said)
+    assert "Game over: black wins: 5 in a row" in st._ESC.sub("", scr)
+
+
+def test_oldest_egg_is_marked_and_legend_names_the_colours():
+    cells = [(0, 0, 0)] * 81
+    lines = st.matrix_lines(cells, [(0, 0, 0)] * 2, 2.2, 1.9, oldest=40)
+    row5 = st._ESC.sub("", lines[4 + 4])
+    assert row5.startswith(" 5  ● ● ● ●" + st.OLDEST_MARK + "● ● ● ● ●")   # e5: the mark in the gap left of its LED
+    legend = st._ESC.sub("", "".join(st.legend_lines()))
+    assert "black" in legend and "white" in legend and "egg" in legend and "oldest egg" in legend

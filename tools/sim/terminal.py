@@ -362,6 +362,9 @@ def story_lines(said, width, height, over=None, lesson=None):
     out = []
     for text in ([lesson] if lesson else []) + (["Game over: " + over] if over else []):
         out += [bold + x + rst for x in wrap(text, max(10, width))]
+    if lesson:       # in the tutorial, only what this lesson's turn did
+        start = max([i for i, e in enumerate(said) if e[1] == "lesson"] or [0])
+        said = said[start:]
     lines = [text for _, kind, text in said if kind not in ("mode", "lesson")]
     room = height - len(out) - 1
     if lines and room > 0:
