@@ -266,3 +266,18 @@ def test_oldest_egg_is_marked_and_legend_names_the_colours():
     assert row5.startswith(" 5  ● ● ● ●" + st.OLDEST_MARK + "● ● ● ● ●")   # e5: the mark in the gap left of its LED
     legend = st._ESC.sub("", "".join(st.legend_lines()))
     assert "black" in legend and "white" in legend and "egg" in legend and "oldest egg" in legend
+
+
+def test_menu_items_come_from_the_firmware_menu_when_it_has_labels(monkeypatch):
+    import sys
+    import types
+    fake = types.ModuleType("firmware.menu")
+    fake.LABELS = (("1", "two players"), ("2", "tea break"))
+    monkeypatch.setitem(sys.modules, "firmware.menu", fake)
+    assert st.menu_items() == fake.LABELS
+    fake.LABELS = ("two players", "tea break")              # or plain labels, key k+1 each
+    assert st.menu_items() == (("1", "two players"), ("2", "tea break"))
+    scr = st._ESC.sub("", "\n".join(st.help_lines("menu")))
+    assert "2  tea break" in scr
+    del fake.LABELS
+    assert st.menu_items() == st.FALLBACK_MENU
