@@ -286,8 +286,9 @@ FALLBACK_MENU = (("1", "two players"), ("2", "vs computer: easy"), ("3", "vs com
 
 def menu_items():
     """[(key, label)] of the device's menu."""
+    import importlib
     try:
-        from firmware import menu
+        menu = importlib.import_module("firmware.menu")
     except ImportError:
         return FALLBACK_MENU
     labels = getattr(menu, "LABELS", None)
