@@ -103,8 +103,8 @@ def plan(cmd, tmp):
         return words + ["--help"], "interactive: checked with --help"
     assert words[:2] == [".venv/bin/python", "-m"], cmd
     tool, args = words[2], words[3:]
-    if tool == "tools.sim" and "--headless" not in args:
-        return words + ["--help"], "interactive: checked with --help"
+    if tool == "tools.sim" and "--headless" not in args or "serve" in args:
+        return words + ["--help"], "interactive or a server: checked with --help"
     if tool in ("tools.deploy", "tools.bench", "tools.tournament", "tools.vboard", "tools.botserver") \
             and "--manifest" not in args and "|" not in cmd:
         return words + ["--help"], "needs hardware or takes minutes: checked with --help"
