@@ -132,7 +132,9 @@ def test_wiring_diagram_for_every_board(tmp_path, board):
 def test_wiring_reads_pins_from_the_board():
     b = common.load_board("pico")
     wires, kind = wiring.pad_wires(b, "A")
-    assert kind == "3x4" and [g for g, _ in wires] == list(b.PAD_A["rows"]) + list(b.PAD_A["cols"])
+    # A named part (Adafruit 1824): the wires in keypad-pin order 1..7, each labelled with its row/column.
+    assert kind == "3x4 adafruit-1824" and [g for g, _ in wires] == [2, 3, 4, 5, 6, 7, 8]
+    assert [lab for _, lab in wires][:2] == ["pin 1 C2", "pin 2 R1"]
     assert wiring.pin_name(b, 28) == "GP28 (pin 34)"
     assert wiring.pin_name(common.load_board("esp32s3"), 5) == "GPIO5"
     assert wiring.board_title(b) == "Raspberry Pi Pico (RP2040)"

@@ -49,6 +49,11 @@ def pad_wires(board, which):
         keys = "123456789*#"
         return [(g, "key " + keys[i] if i < len(keys) else "key ?") for i, g in enumerate(pad["pins"])], "direct"
     rows, cols = pad["rows"], pad["cols"]
+    from firmware.keypad import connector
+
+    con = connector(kind, pad)
+    if con:  # a named part (firmware/keypad.py PARTS): wires in keypad-pin order, labelled pin n and its row/column
+        return [(g, "pin %d %s" % (n, sig)) for n, g, sig in con], "%dx%d %s" % (len(cols), len(rows), pad["part"])
     out = [(g, "R%d" % (i + 1)) for i, g in enumerate(rows)] + [(g, "C%d" % (i + 1)) for i, g in enumerate(cols)]
     return out, "%dx%d" % (len(cols), len(rows))
 
@@ -214,15 +219,17 @@ def draw_wiring(board):
         d.ellipse((706, y_buzz - 6, 718, y_buzz + 6), fill=(120, 120, 120))
         d.text((750, y_buzz), "piezo buzzer → GND", font=font(17, True), fill=INK, anchor="lm")
 
+    from firmware.display import led_share_ma
+
     notes = [
-        "Level shifter: 1A ← data pin, 1Y → 330 Ω → DIN; 1OE to GND,",
-        "   the unused 2OE-4OE to 5 V; VCC 5 V, 100 nF at its VCC pin.",
+        "Level shifter: 1A ← data pin (10 kΩ to GND), 1Y → 330 Ω → DIN;",
+        "   1OE to GND; unused 2A-4A to GND, 2OE-4OE to 5 V; 100 nF at VCC.",
         "1000 µF across 5 V / GND where power enters the matrix.",
-        "Frames are scaled to CURRENT_BUDGET_MA = %d mA; raise it" % board.CURRENT_BUDGET_MA,
-        "   only with a 5 V supply that can deliver more.",
+        "Whole board within CURRENT_BUDGET_MA = %d mA: the lit LEDs" % board.CURRENT_BUDGET_MA,
+        "   get %d mA after idle LEDs and controller (firmware/display.py)." % led_share_ma(board),
         "All grounds common: MCU, shifter, LEDs, supply.",
-        "Keypads: R1-R4 / C1-C3 as printed on the keypad",
-        "   (pin order differs between makers; check yours).",
+        "Keypads: connector pins 1..7 in order to the pins shown;",
+        "   the board file's part says which are rows and columns.",
         "Pad B is mounted turned 180° (PAD_B_ROTATED = %s)." % getattr(board, "PAD_B_ROTATED", False),
     ]
     ny = 790
