@@ -37,7 +37,10 @@ def test_scores_are_kept_and_shown(tmp_path):
     dev.run_script(DEMO)
     dev.advance(12000)                           # game over, then the score screen
     scores = json.loads((tmp_path / "scores.json").read_text())
-    assert scores["2p"] == [1, 0, 0]
+    assert scores["2p"] == [1, 0, 0] == dev.tally("2p")
+    scr = st.compose([(0, 0, 0)] * 81, [(0, 0, 0)] * 2, "2p", "t", 110, 40, 2.2, 1.9, said=dev.said,
+                     tally=dev.tally("2p"))
+    assert "Game over: black wins: 5 in a row (so far: black 1, white 0, draws 0)" in st._ESC.sub("", scr)
     # The score screen lights black's tally from a1 (empty on the final board): only with scores kept.
     lit = [px for t, px in dev.frames if t > 27000 and dev.cell_pixels(px)[0][2] > 40]
     assert lit, "the score screen never showed black's win"

@@ -101,6 +101,15 @@ class Device:
         """Whether pad B's grid is turned 180° now (the menu's seating setting); None when the runtime cannot say."""
         return self._dev.app.entries[1].rotated if self.runtime == "cpython" else None
 
+    def tally(self, mode=None):
+        """[black wins, white wins, draws] kept for a mode (default: the current one), or None (not kept, or a
+        runtime that cannot say)."""
+        if self.runtime != "cpython":
+            return None
+        scores = self._dev.app.scores
+        data = scores.data if scores is not None else {}
+        return data.get(mode or self.mode_now)
+
     def game(self):
         """The firmware's live Game (CPython runtime only: the MicroPython one lives in the guest)."""
         return self._dev.app.game if self.runtime == "cpython" else None

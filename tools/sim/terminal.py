@@ -396,7 +396,8 @@ def clip(s, width):
     return "".join(out)
 
 
-def compose(cells, status, mode, title, cols, rows, gamma, exposure, led="●", said=(), oldest=-1, b_turned=True):
+def compose(cells, status, mode, title, cols, rows, gamma, exposure, led="●", said=(), oldest=-1, b_turned=True,
+            tally=None):
     """The whole screen for a terminal of cols x rows, as one string (cursor home, every line cleared to its end).
 
     `said`: the narration so far [(t, kind, sentence)] (tools/sim/narrate.py), shown under the board;
@@ -420,6 +421,8 @@ def compose(cells, status, mode, title, cols, rows, gamma, exposure, led="●", 
         need = "terminal too small: %dx%d, need at least %dx%d" % (cols, rows, mw + 2, len(m) + 7)
         return "\x1b[H\x1b[2J" + need[:max(1, cols)]
     over, lesson = game_over(said, mode), lesson_caption(said, mode)
+    if over and tally:
+        over += " (so far: black %d, white %d, draws %d)" % tuple(tally)
     story = story_lines(said, cols - 3, rows - 1 - len(body) - 1, over, lesson)
     lines = ["\x1b[1m" + title + RESET] + body + ([""] + ["  " + x for x in story] if story else [])
     # Never let a line wrap (auto-wrap is off, but a clipped line is also cheaper to send).
@@ -617,8 +620,9 @@ def play(device, mode, board, title, in_fd, out_fd, fps=30, clock=time.monotonic
             full_title = title + (" · " + narrate.mode_title(now_mode) if hasattr(device, "mode_now") else "")
             said = getattr(device, "said", ())
             turned = getattr(device, "pad_b_turned", None)
+            tally = getattr(device, "tally", None)
             scr = compose(cells, status, now_mode, full_title, cols, rows, gamma, exposure, led, said, oldest_egg(device),
-                          turned() if callable(turned) else True)
+                          turned() if callable(turned) else True, tally() if callable(tally) else None)
             if scr != last_shown:
                 term.write(scr)
                 last_shown = scr
