@@ -230,14 +230,17 @@ class Watcher:
         self.inner = app.tick
         self.mode = -1             # mode and lesson last told
         self.lesson = -1
+        self.animating = getattr(modes, "S_ANIM", -1)   # the play state that animates a turn's record
 
     def tick(self):
         delay = self.inner()
         app = self.app
-        told = self.narrator.see(app.game)
-        if told:                        # (no loop between turns: a MicroPython iterator is a heap object)
-            for kind, text in told:
-                self.say(kind, text)
+        # A turn is told once its animation is over (the LEDs show it first, as in the browser edition).
+        if app.state != self.animating:
+            told = self.narrator.see(app.game)
+            if told:                    # (no loop between turns: a MicroPython iterator is a heap object)
+                for kind, text in told:
+                    self.say(kind, text)
         m = app.mode
         if m != self.mode:
             self.mode = m
