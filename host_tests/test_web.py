@@ -288,10 +288,18 @@ def test_settings_survive_a_reload(driver, url):
     advance(driver, 600)
     assert lit_brightness_dots() == before + 1
     assert driver.execute_script("return localStorage.getItem('wts:settings.json')")
+    table = driver.find_element("id", "table")
+    assert "opposite" in table.get_attribute("class")  # pad B across the table, turned 180 degrees
+    tap(driver, 0, "9")  # seating: side by side
+    advance(driver, 600)
+    assert "side" in table.get_attribute("class")
     open_page(driver, url, "?clock=manual&seed=5", fresh=False)
     tap(driver, 0, "5")
     advance(driver, 200)
     assert lit_brightness_dots() == before + 1
+    assert "side" in driver.find_element("id", "table").get_attribute("class")
+    if os.environ.get("WTS_SHOW"):
+        driver.save_screenshot("/tmp/wts-side.png")
 
 
 @pytest.mark.parametrize("key,mode", [("1", "2p"), ("2", "easy"), ("3", "medium"), ("4", "hard"), ("5", "tutorial")])
