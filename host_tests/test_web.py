@@ -387,3 +387,38 @@ def test_starts_offline_once_loaded(driver, site):
         srv.server_close()
     open_page(driver, u, "?mode=2p", fresh=False)  # the server is gone: every file comes from the offline copy
     assert driver.find_element("id", "mode").text.lower() == "two players"
+
+
+def _board_names():
+    import boards
+    return boards.names() if hasattr(boards, "names") else list(boards.NAMES)
+
+
+@pytest.mark.parametrize("board", _board_names())
+def test_every_board_file_decodes_to_the_simulators_leds(driver, tmp_path, board):
+    # Layout, origin, rotation, colour order and pads differ per board (boards/sim.py: progressive, bottom-right,
+    # 90 degrees, RGB, 4x4 pads): the page must show each cell where the CPython simulator does, in the same colour.
+    from firmware.entry import keys_for
+    from tools.sim import Device
+
+    site = tmp_path / "web"
+    web.build(site, board=board, log=lambda *a: None)
+    srv, u = web.serve_in_thread(site)
+    try:
+        open_page(driver, u, "?mode=2p&clock=manual&seed=1")
+        for pad, cell in ((0, 0), (1, 11)):  # black a1, white c2: not symmetric under any rotation
+            for k in keys_for(cell, pad == 1):
+                tap(driver, pad, k)
+        sync(driver)
+        page = [tuple(p) for p in driver.execute_script("return wts.pixels()")]
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    dev = Device(board=board, mode="2p", keep_frames=False)
+    dev.move("A", "a1")
+    dev.move("B", "c2")
+    dev.sync()
+    want = dev.cell_pixels()
+    for i in (0, 11, 81, 82):  # the two turtles and both (idle) status LEDs
+        assert page[i] == tuple(want[i]), (board, i)
+    assert classify(page[0]) == "B" and classify(page[11]) == "W"
