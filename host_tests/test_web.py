@@ -80,6 +80,7 @@ def open_page(driver, url, query="", fresh=True, timeout=20):
     if fresh:
         driver.get("about:blank")  # no firmware running while what earlier tests stored is cleared
         driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": url.rstrip("/"), "storageTypes": "all"})
+    driver.get_log("browser")  # drop what earlier pages logged
     driver.get(url + query)
     t0 = time.time()
     while not driver.execute_script("return !!(window.wts && wts.firstFrameMs !== null)"):
@@ -422,3 +423,8 @@ def test_every_board_file_decodes_to_the_simulators_leds(driver, tmp_path, board
     for i in (0, 11, 81, 82):  # the two turtles and both (idle) status LEDs
         assert page[i] == tuple(want[i]), (board, i)
     assert classify(page[0]) == "B" and classify(page[11]) == "W"
+
+
+def test_opened_as_a_file_it_says_to_use_a_server(driver, site):
+    driver.get((site / "index.html").as_uri())
+    assert "through a web server" in driver.find_element("id", "status").text

@@ -134,7 +134,8 @@ def build(out=DEFAULT_OUT, board="pico", log=print):
         "modes": list(_mode_names()),
     }
     put("site.json", (json.dumps(site, indent=1, sort_keys=True) + "\n").encode())
-    log("built %d files for board %s in %s" % (len(written), board, out))
+    log("built the browser edition for board %s in %s (%d files; the %d device files are inside site.json)"
+        % (board, out, len(written), len(files)))
     return written
 
 

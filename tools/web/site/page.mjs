@@ -74,11 +74,17 @@ site.files.forEach((p) => {
 });
 
 marks.files = Math.round(performance.now());
-mp.runPython(
-  "import sys\nsys.path.insert(0, '/lib')\nsys.path.insert(0, '/')\nimport webhw\n" +
-  "page = webhw.Page(mode=" + JSON.stringify(mode) + ", seed=" + (seed === null ? "None" : String(parseInt(seed, 10))) + ")\n" +
-  "facts = webhw.setup_facts()\nkeys = webhw.pad_keys(0) + '|' + webhw.pad_keys(1)\n"
-);
+try {
+  mp.runPython(
+    "import sys\nsys.path.insert(0, '/lib')\nsys.path.insert(0, '/')\nimport webhw\n" +
+    "page = webhw.Page(mode=" + JSON.stringify(mode) + ", seed=" + (seed === null ? "None" : String(parseInt(seed, 10))) + ")\n" +
+    "facts = webhw.setup_facts()\nkeys = webhw.pad_keys(0) + '|' + webhw.pad_keys(1)\n"
+  );
+} catch (e) {
+  // A board file the firmware refuses, a broken module: the device would print this on its REPL.
+  fail("The firmware could not start: " + String(e.message || e).trim().split("\n").pop());
+  throw e;
+}
 const page = mp.globals.get("page");
 marks.firmware = Math.round(performance.now());
 const [mapText, orderText] = mp.globals.get("facts").split(";");
