@@ -94,7 +94,9 @@ class Display:
 
     def __init__(self, np, cfg):
         self.np = np
-        self.pos = bytes(color_offsets(getattr(cfg, "COLOR_ORDER", "GRB")))
+        # Bytes go into np.buf in wire order (COLOR_ORDER), unless the strip object says its buf
+        # takes another (BUF_ORDER: the CircuitPython layer's is "RGB", reordered by Adafruit's library).
+        self.pos = bytes(color_offsets(getattr(np, "BUF_ORDER", None) or getattr(cfg, "COLOR_ORDER", "GRB")))
         m = strip_map(
             getattr(cfg, "MATRIX_LAYOUT", "serpentine"),
             getattr(cfg, "MATRIX_ORIGIN", "top-left"),
