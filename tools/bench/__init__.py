@@ -4,7 +4,7 @@ import importlib
 import sys
 import time
 
-PARTS = ("engine", "firmware", "bot", "web")
+PARTS = ("engine", "firmware", "bot", "web", "circuitpython")
 
 
 def main(argv=None):
