@@ -207,17 +207,20 @@ def test_blinkas_own_keypad_module_through_the_pad_adapter():
     try:
         assert pad.scanner._interval == 0.02  # the fallback without debounce_threshold
         ring = EventRing()
+        def until(cond):  # the scanning thread runs every 20 ms of real time: wait for it, up to 5 s
+            deadline = time.time() + 5
+            while not cond() and time.time() < deadline:
+                time.sleep(0.02)
+                pad.scan(ring)
+            return cond()
+
         for keys in (("8",), ("2", "5")):  # one key; two in one column (only the scanned row is driven)
             for k in keys:
                 rt.fb.set_key(0, k, True)
-            time.sleep(0.15)
-            pad.scan(ring)
-            assert all(pad.held(k) for k in keys) and not pad.held("9")
+            assert until(lambda: all(pad.held(k) for k in keys)) and not pad.held("9")
             for k in keys:
                 rt.fb.set_key(0, k, False)
-            time.sleep(0.15)
-            pad.scan(ring)
-            assert not any(pad.held(k) for k in keys)
+            assert until(lambda: not any(pad.held(k) for k in keys))
         got = []
         while len(ring):
             got.append(ring.get())
