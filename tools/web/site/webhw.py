@@ -400,6 +400,13 @@ class Page:
         """Sentences about the turn just revealed (or "\\f" for a new game), else ""."""
         return self.story.poll(self.app)
 
+    def heap(self):
+        """'live,total' bytes of the MicroPython heap after a collection (tests: live data must stay flat over a long game)."""
+        import gc
+
+        gc.collect()
+        return "%d,%d" % (gc.mem_alloc(), gc.mem_alloc() + gc.mem_free())
+
     def waiting(self):
         """True when a game waits for both players' next moves with nothing typed (what the status LEDs show as idle)."""
         from firmware.modes import M_2P, M_TUTORIAL, M_KEYTEST, S_TURN
