@@ -53,3 +53,45 @@ def test_named_pin_boards_are_checked_by_their_board_pins():
     assert board_pin_problem(Named, "D5") is None
     assert "no pin 'D7'" in board_pin_problem(Named, "D7")
     assert "red LED" in board_pin_problem(Named, "LED")
+
+
+# ---- the README's keypad wiring table says what the board files and parts say ------------------
+
+PICO_PHYS = {2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 10: 14, 11: 15, 12: 16, 13: 17, 14: 19, 15: 20, 16: 21}
+
+
+def _readme_row(label):
+    from pathlib import Path
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if cells and cells[0] == label:
+            return cells[1:]
+    raise AssertionError("README has no keypad table row %r" % label)
+
+
+@pytest.mark.parametrize("name,label", [("pico", "Pico"), ("esp32s3", "ESP32-S3")])
+@pytest.mark.parametrize("pad", ("A", "B"))
+def test_readme_keypad_table_matches_the_board_file(name, label, pad):
+    from firmware.keypad import connector
+    cfg = boards.load(name)
+    wires = connector(cfg.KEYPAD_TYPE, getattr(cfg, "PAD_" + pad))
+    if name == "pico":
+        want = ["GP%d (pin %d)" % (g, PICO_PHYS[g]) for _, g, _ in wires]
+    else:
+        want = ["GPIO%d" % g for _, g, _ in wires]
+    assert _readme_row("pad %s → %s" % (pad, label)) == want
+
+
+@pytest.mark.parametrize("part,label", [("adafruit-1824", "Adafruit 1824 (`adafruit-1824`)"),
+                                        ("membrane-3x4", "generic 3×4 membrane (`membrane-3x4`)")])
+def test_readme_keypad_table_matches_the_parts(part, label):
+    from firmware.keypad import PARTS
+    _, rows, cols = PARTS[part]
+    sig = {}
+    for i, p in enumerate(rows):
+        sig[p] = "R%d" % (i + 1)
+    for i, p in enumerate(cols):
+        sig[p] = "C%d" % (i + 1)
+    assert _readme_row(label) == [sig[p] for p in range(1, 8)]
+    assert _readme_row("keypad connector pin") == [str(p) for p in range(1, 8)]

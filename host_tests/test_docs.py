@@ -105,7 +105,7 @@ def plan(cmd, tmp):
     tool, args = words[2], words[3:]
     if tool == "tools.sim" and "--headless" not in args or "serve" in args:
         return words + ["--help"], "interactive or a server: checked with --help"
-    if tool in ("tools.deploy", "tools.bench", "tools.tournament", "tools.vboard", "tools.botserver") \
+    if tool in ("tools.deploy", "tools.bench", "tools.tournament", "tools.vboard", "tools.botserver", "esptool") \
             and "--manifest" not in args and "|" not in cmd:
         return words + ["--help"], "needs hardware or takes minutes: checked with --help"
     # Outputs go to the test's folder, never over the checked-in pictures.
