@@ -243,6 +243,9 @@ def test_scripted_game_through_the_onscreen_pads_ends_on_the_engines_board(drive
     if os.environ.get("WTS_UPDATE_DOCS"):
         (DOCS / "browser.png").write_bytes(shot)
     assert not driver.execute_script("return wts.waiting()")
+    advance(driver, 300)  # the store directory is mirrored to localStorage every 250 ms
+    scores = json.loads(driver.execute_script("return localStorage.getItem('wts:scores.json')"))
+    assert scores["2p"] == [1, 0, 0]  # black's win is counted, and kept by the browser
     assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
 
 
