@@ -444,3 +444,17 @@ def test_live_heap_stays_flat_over_minutes_of_play(driver, url):
         advance(driver, 15000)  # attract mode: the computer plays itself, animations, narration
     end = driver.execute_script("return wts.heap()")[0]
     assert end - start < 16 * 1024, (start, end)
+
+
+def test_a_firmware_crash_is_logged_shown_red_and_restarted(driver, url):
+    open_page(driver, url, "?mode=2p&clock=manual&seed=6")
+    driver.execute_script("wts.python('page.app.tick = None')")  # the next tick raises TypeError inside the firmware
+    advance(driver, 100)
+    log = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+    assert len(log) == 1 and "firmware crashed (1)" in log[0] and "TypeError" in log[0]
+    px = driver.execute_script("return wts.pixels()")
+    assert px[81][0] > 0 and px[81][1] == px[81][2] == 0 and px[82] == px[81]  # both status LEDs red
+    advance(driver, 1500)  # restarted after a second, in the same mode
+    assert driver.execute_script("return wts.waiting()")
+    advance(driver, 300)
+    assert "crash 1" in driver.execute_script("return localStorage.getItem('wts:error.log')")

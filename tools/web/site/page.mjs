@@ -213,6 +213,7 @@ function loop() {
   requestAnimationFrame(loop);
 }
 wts.waiting = () => page.waiting();
+wts.python = (code) => mp.runPython(code); // the page's interpreter, like a device's REPL (page = the running webhw.Page)
 wts.heap = () => page.heap().split(",").map(Number); // [live, total] bytes of the MicroPython heap, after a collection
 wts.advance = (ms) => {
   // Manual clock: run the firmware `ms` further in 20 ms steps, each its own call into Python (garbage is freed between them).

@@ -334,7 +334,7 @@ class Page:
     def _start(self):
         from firmware.app import App
 
-        self.app = App(self.hw, cfg, mode=self.mode if self.crashes == 0 else "attract", store_dir=STORE_DIR)
+        self.app = App(self.hw, cfg, mode=self.mode, store_dir=STORE_DIR)  # after a crash too, as firmware.launcher
         self.next_tick = self.clock.now
 
     def buf_address(self):
@@ -383,14 +383,14 @@ class Page:
         return self.np.writes
 
     def _crash(self, e):
-        from firmware.launcher import format_exception, _status
+        from firmware.launcher import format_exception, _status, LOG_NAME
         from firmware.display import RED
         from firmware.storage import append_log
 
         self.crashes += 1
         text = format_exception(e)
         js.console.error("firmware crashed (%d): %s" % (self.crashes, text))
-        append_log(STORE_DIR, "error.log", "--- crash %d at %d ms\n%s" % (self.crashes, self.clock.now, text))
+        append_log(STORE_DIR, LOG_NAME, "--- crash %d at %d ms\n%s" % (self.crashes, self.clock.ticks_ms(), text))
         try:
             _status(self.hw, cfg, RED)
         except Exception:
