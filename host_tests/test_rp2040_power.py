@@ -77,10 +77,15 @@ def test_writing_scores_and_settings_takes_several_flash_operations(old_image):
     assert ops >= 4
 
 
-# Cut points: every operation of the write sequence, alternating how much of
-# the interrupted operation reached the flash (none, half, all but the end).
+# Cut points: operations spread over the whole write sequence (every one when
+# there are at most MAX_POINTS), alternating how much of the interrupted
+# operation reached the flash (none, half, all but the end).
+MAX_POINTS = 9
+
+
 def _points(ops):
-    return [(k, (0.0, 0.5, 0.9)[k % 3]) for k in range(ops)]
+    ks = sorted({round(i * (ops - 1) / (MAX_POINTS - 1)) for i in range(MAX_POINTS)}) if ops > MAX_POINTS else range(ops)
+    return [(k, (0.0, 0.5, 0.9)[j % 3]) for j, k in enumerate(ks)]
 
 
 def test_power_cut_at_every_flash_operation_keeps_old_or_new_values(old_image, tmp_path):

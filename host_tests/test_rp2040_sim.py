@@ -10,7 +10,7 @@ from tools.sim import Device
 
 pytestmark = pytest.mark.usefixtures("needs_uf2")
 
-SCRIPT = "A move e5\nB move e5\nsync\nA move d4\nB move f6\nsync\nA move c3\nB move g7\nsync\n"
+SCRIPT = "A move e5\nB move e5\nsync\nA move d4\nB move f6\nsync\n"
 
 
 def test_rp2040_runtime_plays_a_script_to_the_cpython_runtimes_board(rp2_image, tmp_path):

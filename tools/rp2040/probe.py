@@ -5,11 +5,12 @@ from tools.rp2040 import Rp2040Error
 
 # The app as main.py builds it, from a fresh interpreter (raw-REPL soft reset:
 # nothing imported yet, so "boot" counts the .mpy code and the App state).
-# Wrappers on tick/update/render/np.write/bot.choose time them with ticks_us
-# (the RP2040 timer: emulated microseconds); with HEAP the heap is sampled
-# after gc.collect() at every tick and, at most every 20 ms, from inside the
-# bot's poll hook (its search is live then). The host types moves when
-# told a turn is open ("@T turns").
+# Wrappers on tick/update/render/np.write and the bot (choose(), or start() +
+# step() slices) time them with ticks_us (the RP2040 timer: emulated
+# microseconds; a move runs from its start to the call that returns the cell);
+# with HEAP the heap is sampled after gc.collect() at every tick and, at most
+# every 20 ms, from inside the bot (after a slice or in its poll hook). The
+# host types moves when told a turn is open ("@T turns").
 _DRIVER = r"""
 import gc, time
 gc.collect()
@@ -18,8 +19,15 @@ import machine, neopixel
 import board_config as cfg
 from firmware.hw import build
 from firmware.app import App, S_TURN
-hw = build(cfg, machine.Pin, neopixel.NeoPixel, time)
-app = App(hw, cfg, mode=%(mode)r, seed=%(seed)d, store_dir=None)
+# As main.py builds it (the firmware API is changing: the older signatures are tried too).
+try:
+    hw = build(cfg, machine.Pin, neopixel.NeoPixel, time, PWM=machine.PWM, entropy=lambda: %(seed)d)
+except TypeError:
+    hw = build(cfg, machine.Pin, neopixel.NeoPixel, time)
+try:
+    app = App(hw, cfg, mode=%(mode)r, store_dir=None)
+except TypeError:
+    app = App(hw, cfg, mode=%(mode)r, store_dir=None, seed=%(seed)d)
 gc.collect()
 R = {"boot": gc.mem_alloc() - _base, "peak": 0, "ticks": 0, "tick_max": 0, "think_tick_max": 0,
      "moves": [], "upd": [], "wr": []}
@@ -31,7 +39,7 @@ _tick = app.tick
 _upd = app.update
 _ren = app.render
 _wr = hw.np.write
-st = [0, -1, 0, 0]   # thinking flag, turns last reported, last heap sample ms, upd start
+st = [0, -1, 0, 0, 0]   # thinking flag, turns last reported, last heap sample ms, upd start, move start
 def sample():
     gc.collect()
     a = gc.mem_alloc() - _base
@@ -39,7 +47,7 @@ def sample():
         R["peak"] = a
 def tick():
     t = us()
-    st[0] = 0   # set by choose() when the computer thinks inside this tick
+    st[0] = 0   # set by step() when the computer thinks inside this tick
     d = _tick()
     t = df(us(), t)
     R["ticks"] += 1
@@ -71,30 +79,55 @@ app.update = update
 app.render = render
 hw.np.write = write
 def wrap(bot):
-    ch = bot.choose
-    po = bot.poll if hasattr(bot, "poll") else None
-    def choose(g, color):
-        st[0] = 1
-        t = us()
-        c = ch(g, color)
-        R["moves"].append(df(us(), t))
-        return c
-    def poll():
-        if po is not None:
-            po()
+    # A move is either one choose() call (with poll() between evaluations) or
+    # start() then a step() slice per tick until the cell comes back; step()
+    # keeps returning the cell afterwards, so a move is counted once.
+    def moved():
+        if st[4]:
+            R["moves"].append(df(us(), st[4]))
+            st[4] = 0
+    def heap_due():
         if HEAP:
             n = time.ticks_ms()
             if df(n, st[2]) >= 20:
                 st[2] = n
                 sample()
-    bot.choose = choose
-    bot.poll = poll
+    if hasattr(bot, "step"):
+        stt = bot.start
+        stp = bot.step
+        def start(g, color):
+            st[4] = us()
+            stt(g, color)
+        def step(units):
+            st[0] = 1
+            c = stp(units)
+            if c >= 0:
+                moved()
+            heap_due()
+            return c
+        bot.start = start
+        bot.step = step
+    else:
+        ch = bot.choose
+        po = bot.poll if hasattr(bot, "poll") else None
+        def choose(g, color):
+            st[0] = 1
+            st[4] = us()
+            c = ch(g, color)
+            moved()
+            return c
+        def poll():
+            if po is not None:
+                po()
+            heap_due()
+        bot.choose = choose
+        bot.poll = poll
 for b in app.bots:
     if b is not None:
         wrap(b)
 _orig_make = app._make_bot
-def make_bot(cls, level, seed):
-    b = _orig_make(cls, level, seed)
+def make_bot(*a):
+    b = _orig_make(*a)
     wrap(b)
     return b
 app._make_bot = make_bot
