@@ -4,7 +4,7 @@ import importlib
 import sys
 import time
 
-PARTS = ("engine", "firmware", "bot", "web", "circuitpython")
+PARTS = ("engine", "firmware", "bot", "web", "circuitpython", "rp2040")
 
 
 def main(argv=None):

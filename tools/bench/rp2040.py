@@ -1,0 +1,164 @@
+"""Emulated-RP2040 figures for tools.bench: the deployed firmware on the emulated Pico, timed by its own clock (125 MHz), beside the wasm-fuel estimates, and the measured fuel-per-µs ratio."""
+import shutil
+import tempfile
+from pathlib import Path
+
+SAMPLE = 24          # bot positions per level (spread evenly over the shared random games' positions)
+CHUNK = 10           # shared random games per guest call (keeps each script small for the Pico's heap)
+TARGETS = {"turn_mean_us": 2000, "frame_us": 5000, "hard_worst_us": 1000000, "boot_ms": 2000, "peak_kb": 100}
+
+# Engine turns on the device: ticks_us (the RP2040 timer, emulated µs) around every play().
+_TURNS = """
+import json, time
+from engine import Game
+G = %r
+us = time.ticks_us
+out = []
+for moves in G:
+    g = Game()
+    for b, w in moves:
+        t = us()
+        g.play(b, w)
+        out.append(time.ticks_diff(us(), t))
+print('@J', json.dumps(out))
+"""
+
+# Bot moves on the device, one level per call, same positions and colours as tools/bench/bot.py's fuel run.
+_BOT = """
+import gc, json, time
+from engine import Game
+from engine.notation import load
+from engine.bot import Bot
+P = %r
+g = Game()
+b = Bot(%r, 1)
+us = time.ticks_us
+out = []
+k = 0
+for rows, eggs in P:
+    load(g, rows, eggs)
+    gc.collect()
+    t = us()
+    b.choose(g, 1 + (k & 1))
+    out.append(time.ticks_diff(us(), t))
+    k += 1
+print('@J', json.dumps(out))
+"""
+
+
+def _ms(us):
+    return "%.2f ms" % (us / 1000.0)
+
+
+def _ok(v, target):
+    return "ok" if v <= target else "OVER"
+
+
+def measure():
+    """Every figure as a dict (emulated µs/ms/bytes, fuel), from one deployed emulated Pico."""
+    from engine import parse_square
+    from tools.bench.bot import fuel_per_move, sample_positions
+    from tools.bench.engine import fuel_per_turn, legal_turns
+    from tools.rp2040 import Pico, deployed_image
+    from tools.rp2040.probe import guest_json, run_app
+
+    res = {}
+    games = legal_turns()
+    positions, total = sample_positions(SAMPLE)
+    res["positions"] = (len(positions), total)
+    tmp = Path(tempfile.mkdtemp(prefix="bench-rp2040-"))
+    try:
+        img = deployed_image(tmp / "deployed.img")
+        with Pico(flash=img) as pico:
+            # Power-up (the clock starts at 0) to the first WS2812 frame main.py writes.
+            res["boot_ms"] = pico.wait_frames(1)[0].t0_ns / 1e6
+            turns = []
+            for i in range(0, len(games), CHUNK):
+                turns += guest_json(pico, _TURNS % (games[i:i + CHUNK],))
+            res["turns_us"] = turns
+            res["bot_us"] = {lv: guest_json(pico, _BOT % (positions, lv)) for lv in ("easy", "medium", "hard")}
+            from tools.bench.firmware import _SCRIPT
+            from tools.sim.fakehw import parse_script
+
+            pairs = []
+            acts = [a for a in parse_script(_SCRIPT) if a[0] == "move"]
+            for i in range(0, len(acts) - 1, 2):
+                pairs.append((acts[i][2], acts[i + 1][2]))
+            res["app_2p"] = run_app(pico, pairs, mode="2p")
+            hard_moves = [parse_square(m) for m in ("e5", "d4", "f6", "c3", "g7", "b2")]
+            res["app_hard"] = run_app(pico, hard_moves, mode="hard")
+            res["heap_hard"] = run_app(pico, hard_moves, mode="hard", heap=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    fuel, _ = fuel_per_turn(games)
+    res["turns_fuel"] = fuel
+    # fuel_per_move gives each move's fuel, or (fuel, its largest slice) for the sliced bot
+    res["bot_fuel"] = {lv: [f[0] if isinstance(f, (tuple, list)) else f for f in fuel_per_move(lv, positions)]
+                       for lv in ("easy", "medium", "hard")}
+    return res
+
+
+def figures():
+    from tools.rp2040 import uf2_problem
+
+    why = uf2_problem()
+    if why is not None:
+        return [("rp2040", "skipped: " + why)]
+    return table(measure())
+
+
+def table(r):
+    """[(label, value text)] from measure()'s figures."""
+    from tools.upy.fuel import FUEL_PER_US
+
+    out = []
+    tu, tf = r["turns_us"], r["turns_fuel"]
+    n = len(tu)
+    mean = sum(tu) / n
+    out.append(("rp2040: engine turn, mean / worst (%d turns, shared random games)" % n,
+                "%s / %s emulated; fuel estimate %s / %s; target mean <= 2 ms: %s"
+                % (_ms(mean), _ms(max(tu)), _ms(sum(tf) / n / FUEL_PER_US), _ms(max(tf) / FUEL_PER_US),
+                   _ok(mean, TARGETS["turn_mean_us"]))))
+    a = r["app_2p"]
+    cnt, tot, worst = a["upd"]
+    wc, wt, ww = a["wr"]
+    out.append(("rp2040: frame update + render, mean / worst (%d frames, 10-turn game)" % cnt,
+                "%s / %s emulated; target <= 5 ms: %s" % (_ms(tot / cnt), _ms(worst), _ok(worst, TARGETS["frame_us"]))))
+    out.append(("rp2040: frame bit-stream write (83 LEDs), mean / worst", "%s / %s emulated" % (_ms(wt / wc), _ms(ww))))
+    npos, total = r["positions"]
+    ratios = {"turns": sum(tf) / float(sum(tu))}
+    for lv in ("easy", "medium", "hard"):
+        us, fu = r["bot_us"][lv], r["bot_fuel"][lv]
+        m = sum(us) / len(us)
+        ratios[lv] = sum(fu) / float(sum(us))
+        extra = "; target worst <= 1 s: %s" % _ok(max(us), TARGETS["hard_worst_us"]) if lv == "hard" else ""
+        out.append(("rp2040: bot %s move, mean / worst (%d of %d positions)" % (lv, npos, total),
+                    "%s / %s emulated; fuel estimate %s / %s%s"
+                    % (_ms(m), _ms(max(us)), _ms(sum(fu) / len(fu) / FUEL_PER_US), _ms(max(fu) / FUEL_PER_US), extra)))
+    h = r["app_hard"]
+    if h["moves"]:
+        out.append(("rp2040: hard move in the game, mean / worst (%d moves)" % len(h["moves"]),
+                    "%s / %s emulated" % (_ms(sum(h["moves"]) / len(h["moves"])), _ms(max(h["moves"])))))
+    out.append(("rp2040: boot to first frame (power-up to main.py's first LED write)",
+                "%.0f ms emulated; target <= 2 s: %s" % (r["boot_ms"], _ok(r["boot_ms"], TARGETS["boot_ms"]))))
+    out.append(("rp2040: longest tick while the computer (hard) thinks",
+                "%s emulated (longest tick of all: %s)" % (_ms(h["think_tick_max"]), _ms(h["tick_max"]))))
+    hp = r["heap_hard"]
+    out.append(("rp2040: heap after boot / peak vs hard (gc.collect() samples)",
+                "%.1f KB / %.1f KB; target peak <= 100 KB: %s"
+                % (hp["boot"] / 1024.0, hp["peak"] / 1024.0, _ok(hp["peak"] / 1024.0, TARGETS["peak_kb"]))))
+    tot_fuel = sum(tf) + sum(sum(r["bot_fuel"][lv]) for lv in ("easy", "medium", "hard"))
+    tot_us = sum(tu) + sum(sum(r["bot_us"][lv]) for lv in ("easy", "medium", "hard"))
+    out.append(("rp2040: measured wasm fuel per emulated µs (replaces the assumed %d)" % FUEL_PER_US,
+                "%.1f overall; turns %.1f, easy %.1f, medium %.1f, hard %.1f"
+                % (tot_fuel / float(tot_us), ratios["turns"], ratios["easy"], ratios["medium"], ratios["hard"])))
+    return out
+
+
+def main():
+    for label, value in figures():
+        print("%-64s %s" % (label, value))
+
+
+if __name__ == "__main__":
+    main()
