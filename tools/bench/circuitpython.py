@@ -2,9 +2,10 @@
 # Measured on the official MicroPython webassembly port (32-bit objects,
 # like an RP2040; CircuitPython is MicroPython underneath). That port frees
 # garbage only between guest calls, so the heap allocated during the import
-# call is everything the compiler touched (an upper bound of the compile
-# peak: on the board the GC runs during it), and a gc.collect() in the next
-# call leaves what the imported modules keep.
+# call is everything the compiler touched, and a gc.collect() in the next
+# call leaves what the imported modules keep. (What a fixed heap *needs* to
+# import, fragmentation included, is measured on the emulated RP2040: see
+# the README's "Memory" table.)
 import os
 import subprocess
 import sys
