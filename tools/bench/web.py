@@ -60,6 +60,7 @@ def figures():
                 stages.append(d.execute_script("return wts.marks"))
             time.sleep(RUN_S)  # attract mode: two computer players, animations, status LEDs
             c = d.execute_script("return Object.assign({writes: wts.frames}, wts.cost)")
+            hard = _vs_hard(d, url)
         finally:
             d.quit()
             srv.shutdown()
@@ -76,4 +77,39 @@ def figures():
     out.append(("firmware step per animation frame, mean / max (ms)",
                 "%.2f / %.1f" % (c["stepMs"] / n, c["stepMaxMs"])))
     out.append(("canvas draw per strip write, mean (ms)", "%.2f" % (c["drawMs"] / max(1, c["writes"]))))
+    out.append(("vs hard, %d turns: longest firmware step (ms; the bot's move, target <= 20)" % HARD_TURNS,
+                "%.0f" % hard))
     return out
+
+
+HARD_TURNS = 4
+
+
+def _vs_hard(d, url):
+    """Play HARD_TURNS turns against the hard computer on the manual clock; the longest single step() in ms."""
+    from firmware.entry import keys_for
+
+    def advance(ms):
+        d.execute_script("wts.advance(arguments[0])", ms)
+
+    def sync():
+        for _ in range(300):
+            if d.execute_script("return wts.waiting()"):
+                return
+            advance(100)
+        raise RuntimeError("the hard computer never asked for the next move")
+
+    d.get(url + "?mode=hard&clock=manual&seed=11")
+    while d.execute_script("return window.wts ? wts.firstFrameMs : null") is None:
+        time.sleep(0.01)
+    d.execute_script("wts.cost.stepMaxMs = 0")
+    for _ in range(HARD_TURNS):
+        sync()
+        # A grey (grid) or dark cell is empty; turtles and eggs are coloured.
+        occupied = d.execute_script("return wts.pixels().slice(0, 81).map(p => !(p[0] === p[1] && p[1] === p[2]))")
+        cell = occupied.index(False)
+        for k in keys_for(cell, False):
+            d.find_element("css selector", "#padA .key[data-key='%s']" % k).click()
+            advance(130)
+    sync()
+    return d.execute_script("return wts.cost.stepMaxMs")
