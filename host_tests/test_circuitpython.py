@@ -737,3 +737,47 @@ def test_headless_simulator_plays_the_demo_game_the_same_on_this_layer(board):
         assert r.returncode == 0, r.stderr
         outs.append(r.stdout)
     assert outs[0] == outs[1] and "result: " in outs[1]
+
+
+# ---- the keypad fake behaves as CircuitPython 9's scanner (its debounce counters) --------------
+
+
+def test_fake_keymatrix_debounces_like_circuitpython_9():
+    rt = Runtime(Cfg())
+    b = rt.board
+    km = rt.keypad.KeyMatrix((b.A1, b.SCK, b.D25, b.A3), (b.A2, b.A0, b.D24), interval=0.01, debounce_threshold=2)
+    ev = rt.keypad.Event()
+    k5 = 4  # key "5": row 2, column 2 of the 1824 (R2 = SCK, C2 = A0)
+    rt.clock.now += 50  # released for a few scans: the counters settle at -threshold
+    assert not km.events.get_into(ev)
+    rt.fb.set_key(0, "5", True)
+    rt.clock.now += 10  # one scan sees it: not yet
+    assert not km.events.get_into(ev)
+    rt.clock.now += 10  # the second agreeing scan: pressed, timestamped with supervisor ticks
+    assert km.events.get_into(ev) and (ev.key_number, ev.pressed, ev.timestamp) == (k5, True, rt.ticks_ms())
+    rt.fb.set_key(0, "5", False)
+    rt.clock.now += 10
+    rt.fb.set_key(0, "5", True)  # a one-scan glitch is no event
+    rt.clock.now += 20
+    assert not km.events.get_into(ev)
+    rt.fb.set_key(0, "5", False)
+    rt.clock.now += 20
+    assert km.events.get_into(ev) and (ev.key_number, ev.released) == (k5, True)
+    with pytest.raises(ValueError, match="in use"):
+        rt.keypad.Keys((b.A1,), value_when_pressed=False)
+
+
+def test_fake_keypad_reset_reports_a_held_key_and_the_queue_drops_when_full():
+    rt = Runtime(Cfg())
+    b = rt.board
+    rt.fb.set_key(0, "1", True)
+    km = rt.keypad.KeyMatrix((b.A1, b.SCK, b.D25, b.A3), (b.A2, b.A0, b.D24), max_events=2)
+    ev = rt.keypad.Event()
+    rt.clock.now += 100
+    assert not km.events.get_into(ev)  # held at construction: no event (counters start at 0)
+    km.reset()
+    assert km.events.get_into(ev) and ev.pressed and ev.key_number == 0
+    for k in "2369":
+        rt.fb.set_key(0, k, True)
+    rt.clock.now += 40
+    assert len(km.events) == 2 and km.events.overflowed
