@@ -173,6 +173,8 @@ class EventPad:
         return self.keys.find(ch)
 
     def scan(self, ring):
+        # Idle (no event queued): measured 7,000 wasm fuel (~0.1 ms of an RP2040) with a
+        # Python stand-in for the queue; CircuitPython's get_into is C.
         q = self.events
         ev = self.ev
         st = self.stable

@@ -12,10 +12,10 @@
 import sys
 import types
 
+from firmware.hw_circuitpython import TICKS_PERIOD
 from tools.sim.fakehw import FakeBoard, GND
 
-PERIOD = 1 << 29  # supervisor.ticks_ms() wraps here
-_MASK = PERIOD - 1
+_MASK = TICKS_PERIOD - 1  # supervisor.ticks_ms() wraps at TICKS_PERIOD (2**29)
 
 
 class FakePinName:
