@@ -134,6 +134,11 @@ def snapshot(driver):
 
 
 # ---------------------------------------------------------------- the built site (no browser needed)
+def _device(info):
+    import base64
+    return {rel: base64.b64decode(b) for rel, b in info["device"].items()}
+
+
 def test_site_has_pinned_port_files_device_files_and_only_relative_urls(site):
     info = json.loads((site / "site.json").read_text())
     for f in web.PORT_FILES:
@@ -141,17 +146,34 @@ def test_site_has_pinned_port_files_device_files_and_only_relative_urls(site):
         assert info["port"]["sha256"][f] == web.sha256(site / f)
     assert info["port"]["version"] == json.loads((web.PORT_DIR / "package.json").read_text())["version"]
     from tools import deploy
-    for dev, src in deploy.source_files().items():  # every module a device gets, so new firmware files come along
-        rel = dev[:-4] + ".py"
-        assert rel in info["files"]
-        assert info["device"][rel] == Path(src).read_text(encoding="utf-8")
-    assert info["device"]["board_config.py"] == (ROOT / "boards" / "pico.py").read_text(encoding="utf-8")
-    assert info["device"]["lib/narrate.py"] == (ROOT / "tools" / "sim" / "narrate.py").read_text(encoding="utf-8")
-    assert sorted(info["device"]) == info["files"]
+    dev = _device(info)
+    assert sorted(dev) == info["files"]
+    for path in list(deploy.source_files()) + ["board_config.mpy"]:  # every module a board gets: new firmware files come along
+        assert dev[path][:2] == bytes((ord("M"), web.PORT_MPY[0]))
+    assert dev["lib/narrate.py"] == (ROOT / "tools" / "sim" / "narrate.py").read_bytes()
+    assert dev["webhw.py"] == (web.SITE_SRC / "webhw.py").read_bytes()
     for f in web.PAGE_FILES:
         text = (site / f).read_text()
         assert not re.search(r"""(src|href)\s*=\s*["'](https?:)?//""", text), f
         assert not re.search(r"""(fetch|import)\s*\(?\s*["'](https?:)?//""", text), f
+
+
+def test_source_build_ships_the_files_themselves(tmp_path):
+    if not all((web.PORT_DIR / f).is_file() for f in web.PORT_FILES):
+        _need_browser()
+    from tools import deploy
+    web.build(tmp_path / "web", log=lambda *a: None, compiled=False)
+    dev = _device(json.loads((tmp_path / "web" / "site.json").read_text()))
+    for path, src in deploy.source_files().items():
+        assert dev[path[:-4] + ".py"] == Path(src).read_bytes()
+    assert dev["board_config.py"] == (ROOT / "boards" / "pico.py").read_bytes()
+
+
+@pytest.mark.needs_node
+def test_port_loads_the_mpy_version_the_site_is_compiled_for():
+    from tools import upy
+    v = int(upy.run("import sys\nprint(sys.implementation._mpy)").strip())
+    assert (v & 0xFF, (v >> 8) & 3) == web.PORT_MPY
 
 
 def test_browser_layer_is_plain_micropython_syntax():

@@ -25,18 +25,20 @@ def main(argv=None):
     b = sub.add_parser("build", help="write the static site")
     b.add_argument("--out", default=str(web.DEFAULT_OUT), help="folder to write (default: %(default)s)")
     b.add_argument("--board", default="pico", help="board file the page emulates (default: %(default)s)")
+    b.add_argument("--source", action="store_true", help="ship engine/ and firmware/ as .py source instead of .mpy (as deploy)")
     s = sub.add_parser("serve", help="build the site, then serve it on 127.0.0.1")
     s.add_argument("--port", type=int, default=8015, help="port (default: %(default)s; 0 = any free port)")
     s.add_argument("--dir", default=str(web.DEFAULT_OUT), help="site folder (default: %(default)s)")
     s.add_argument("--board", default="pico", help="board file the page emulates (default: %(default)s)")
+    s.add_argument("--source", action="store_true", help="ship engine/ and firmware/ as .py source instead of .mpy (as deploy)")
     s.add_argument("--no-build", action="store_true", help="serve --dir as it is")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "build":
-            web.build(args.out, board=args.board)
+            web.build(args.out, board=args.board, compiled=not args.source)
             return 0
         if not args.no_build:
-            web.build(args.dir, board=args.board)
+            web.build(args.dir, board=args.board, compiled=not args.source)
         srv = web.make_server(args.dir, args.port, quiet=False)
     except (web.WebBuildError, OSError) as e:
         print("tools.web: %s" % (e,), file=sys.stderr)

@@ -70,7 +70,7 @@ site.files.forEach((p) => {
     dir += "/" + part;
     if (!made.has(dir)) { made.add(dir); try { mp.FS.mkdir(dir); } catch (e) { /* exists */ } }
   }
-  mp.FS.writeFile("/" + p, site.device[p]);
+  mp.FS.writeFile("/" + p, Uint8Array.from(atob(site.device[p]), (c) => c.charCodeAt(0)));
 });
 
 marks.files = Math.round(performance.now());
