@@ -338,6 +338,8 @@ def test_menu_starts_each_mode_and_the_computer_answers(driver, url, key, mode):
     tap(driver, 0, key)
     advance(driver, 100)
     assert driver.find_element("id", "mode").text == narrate.mode_title(mode)
+    dimmed = "computer" in driver.find_element("id", "table").get_attribute("class")
+    assert dimmed == (mode in ("easy", "medium", "hard"))  # pad B is the computer's seat
     if mode == "tutorial":
         from firmware.tutorial import LESSONS
         advance(driver, 3000)  # the first lesson is shown, played and told

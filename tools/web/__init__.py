@@ -90,6 +90,13 @@ def _mode_names():
     return MODE_NAMES
 
 
+def _computer_modes():
+    """Modes in which pad B is the computer's seat (firmware.modes.BOT_LEVELS)."""
+    from firmware.modes import BOT_LEVELS
+
+    return BOT_LEVELS
+
+
 def mode_titles():
     """Mode name -> title line, from tools/sim/narrate.py (the terminal simulator's words)."""
     from firmware.modes import MODE_NAMES
@@ -152,6 +159,7 @@ def build(out=DEFAULT_OUT, board="pico", log=print, compiled=True):
         "screen": screen_facts(board),
         "modeTitles": mode_titles(),
         "modes": list(_mode_names()),
+        "computerModes": list(_computer_modes()),
     }
     put("site.json", (json.dumps(site, indent=1, sort_keys=True) + "\n").encode())
     log("built the browser edition for board %s in %s (%d files; the %d device files are inside site.json)"

@@ -166,6 +166,7 @@ function publicState() {
     modeLine.textContent = site.modeTitles[m] || m;
     table.classList.toggle("opposite", rot === "1");
     table.classList.toggle("side", rot !== "1");
+    table.classList.toggle("computer", site.computerModes.includes(m)); // pad B is the computer's seat: its keys are ignored
   }
   const lines = py.narration();
   if (lines) {
