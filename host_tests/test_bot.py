@@ -252,6 +252,10 @@ def variety_positions():
 
 
 def test_hard_varies_its_move_over_50_seeds():
+    """Every position varies over 50 seeds, unless it is forced: only one candidate escapes a lost
+    game or a double four (the bot's own matrix shows it)."""
+    from engine.bot import _PH_PICK, _DOUBLE
+
     g = Game()
     same = []
     positions = variety_positions()
@@ -261,7 +265,13 @@ def test_hard_varies_its_move_over_50_seeds():
         color = BLACK if k % 2 == 0 else WHITE
         moves = {Bot("hard", seed).choose(g, color) for seed in range(50)}
         if len(moves) == 1:
-            same.append(rows)
+            bot = Bot("hard", 1)
+            run_to_phase(bot, g, color, _PH_PICK)
+            w = bot._w
+            escapes = [i for i in range(bot._nr)
+                       if min(w.m[i * _MAXK + j] for j in range(bot._nc)) > -_DOUBLE + 100]
+            if escapes != [w.rows.index(moves.pop())]:
+                same.append(rows)
     assert same == []
 
 
@@ -321,21 +331,29 @@ def test_protocol_answers_coordinates_and_error_lines():
 
 
 def test_serve_keeps_going_after_an_error():
-    out = io.StringIO()
-    serve(Bot("easy", 1), io.StringIO("oops\n\n" + req(EMPTY_ROWS) + "\n"), out)
+    out, err = io.StringIO(), io.StringIO()
+    n = serve(Bot("easy", 1), io.StringIO("oops\n\n" + req(EMPTY_ROWS) + "\n"), out, err)
     lines = out.getvalue().splitlines()
     assert len(lines) == 2 and lines[0].startswith("error:") and len(lines[1]) == 2
+    assert n == 1 and err.getvalue().startswith("botserver: line 1: not JSON")
 
 
-def test_command_line_server():
+def test_command_line_server_answers_and_exits_non_zero_after_an_error():
+    def run(text, *extra):
+        return subprocess.run(
+            [sys.executable, "-m", "tools.botserver", "--level", "hard", *extra],
+            input=text, capture_output=True, text=True, cwd=ROOT, timeout=60,
+        )
+
     text = "\n".join([req(EMPTY_ROWS), "{bad", req(EMPTY_ROWS, you="white")]) + "\n"
-    run = lambda: subprocess.run(
-        [sys.executable, "-m", "tools.botserver", "--level", "hard", "--seed", "4"],
-        input=text, capture_output=True, text=True, cwd=ROOT, timeout=60,
-    ).stdout.splitlines()
-    lines = run()
+    a = run(text, "--seed", "4")
+    lines = a.stdout.splitlines()
     assert len(lines) == 3 and lines[1].startswith("error:")
-    assert lines == run()  # same seed, same answers
+    assert a.returncode == 1 and "line 2" in a.stderr and "1 request(s)" in a.stderr
+    assert lines == run(text, "--seed", "4").stdout.splitlines()  # same seed, same answers
+    ok = run(req(EMPTY_ROWS) + "\n")  # no seed: fresh entropy; no error: status 0
+    assert ok.returncode == 0 and len(ok.stdout.split()) == 1 and ok.stderr == ""
+    assert run("", "--seed", "-1").returncode == 2
 
 
 # --- real MicroPython ------------------------------------------------------------
@@ -395,3 +413,47 @@ def test_micropython_plays_the_same_moves_without_allocating():
     r = Bot("hard", 123456789)
     want = "%r %r\n" % (expect, [r._rand() for _ in range(5)])
     assert run(_UPY_GUEST % (pos,), project_files("engine"), heapsize=2 * 1024 * 1024) == want
+
+
+# --- positions with a known right (or wrong) move: host_tests/bot_positions.txt ----------
+
+def bot_positions():
+    """The records of bot_positions.txt as dicts (see the file's header)."""
+    text = (ROOT / "host_tests" / "bot_positions.txt").read_text()
+    out = []
+    for block in text.split("\n\n"):
+        lines = [l for l in block.splitlines() if l.strip() and not l.startswith("#")]
+        if lines:
+            out.append(dict(l.split(": ", 1) for l in lines))
+    return out
+
+
+def _cells(text):
+    from engine import parse_square
+
+    return {parse_square(c) for c in text.split()}
+
+
+@pytest.mark.parametrize("rec", bot_positions(), ids=lambda r: r["name"])
+def test_known_positions(rec):
+    from engine.bot import _PH_PICK
+
+    g = Game()
+    eggs = [] if rec["eggs"] == "-" else rec["eggs"].split()
+    load(g, rec["board"].split("/"), eggs)
+    color = BLACK if rec["to"] == "black" else WHITE
+    for level in rec["levels"].split():
+        for seed in range(12):
+            bot = Bot(level, seed)
+            if "model" in rec or "consider" in rec:
+                run_to_phase(bot, g, color, _PH_PICK)
+                w = bot._w
+                cols = {w.cols[j] for j in range(bot._nc)}
+                rows = {w.rows[i] for i in range(bot._nr)}
+                assert _cells(rec.get("model", "")) <= cols, (level, seed, sorted(map(square_name, cols)))
+                assert _cells(rec.get("consider", "")) <= rows, (level, seed, sorted(map(square_name, rows)))
+            c = bot.choose(g, color)
+            if "must" in rec:
+                assert c in _cells(rec["must"]), (level, seed, square_name(c))
+            if "never" in rec:
+                assert c not in _cells(rec["never"]), (level, seed, square_name(c))

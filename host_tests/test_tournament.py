@@ -1,4 +1,4 @@
-"""Tests for tools/tournament.py: baselines, Wilson intervals, reproducible games, the table and the command line."""
+"""Tests for tools/tournament: baselines (random, greedy, matrix1, exploiter), outside players, Wilson intervals, ratings, the command line."""
 import subprocess
 import sys
 
@@ -51,7 +51,8 @@ def test_games_are_reproducible_and_colours_alternate():
     assert r1 == t.run_one(("easy", "greedy", 0, 9))
     assert r1[:3] == ("easy", "greedy", 0) and r1[3] in (-1, 0, 1) and r1[4] >= 1
     # game 1 puts A on white: the same seeds give a different game
-    g0 = t.play_game(t.make_player("easy", 1), t.make_player("random", 2))
+    g0, forfeit = t.play_game(t.make_player("easy", 1), t.make_player("random", 2))
+    assert forfeit == 0
     assert g0.result != ONGOING or g0.turns == t.MAX_TURNS
 
 
@@ -60,11 +61,112 @@ def test_unknown_player():
         t.make_player("grandmaster", 1)
 
 
+def random_positions(n, seed):
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        g = Game()
+        for _ in range(rng.randrange(0, 30)):
+            empty = [i for i in range(81) if g.cell(i) == 0]
+            g.play(rng.choice(empty), rng.choice(empty))
+            if g.result != ONGOING:
+                break
+        if g.result == ONGOING:
+            out.append(g)
+    return out
+
+
+@pytest.mark.parametrize("name", ("matrix1", "exploiter"))
+def test_search_baselines_play_legal_moves_and_take_a_win(name):
+    for k, g in enumerate(random_positions(6, seed=2)):
+        color = BLACK if k % 2 else WHITE
+        assert g.legal(t.make_player(name, k).choose(g, color))
+    g = Game()
+    load(g, [".........", ".........", ".W.......", ".........", ".BBBB....",
+             ".........", "W........", "........W", "..W......"], [])
+    # black's open four: a5 or f5 wins whatever white does
+    assert square_name(t.make_player(name, 3).choose(g, BLACK)) in ("a5", "f5")
+
+
+def test_matrix1_plays_a_mixed_strategy():
+    mixed = 0
+    for g in random_positions(8, seed=5):
+        mixed += len({t.Matrix1Player(s).choose(g, BLACK) for s in range(12)}) > 1
+    assert mixed >= 2
+
+
+def test_solve_matrix_finds_the_mixed_equilibrium():
+    from tools.tournament.baselines import solve_matrix
+
+    p = solve_matrix([[1, -1], [-1, 1]], iters=2000)  # matching pennies: 50/50
+    assert abs(p[0] - 0.5) < 0.05
+    p = solve_matrix([[3, 2], [1, 0]])  # row 0 dominates
+    assert p[0] > 0.95
+
+
+def test_bradley_terry_ratings_and_intervals():
+    from tools.tournament.ratings import bradley_terry, ratings_with_intervals
+
+    games = [("a", "b", 1)] * 75 + [("a", "b", -1)] * 25 + [("b", "c", 0)] * 50
+    r = bradley_terry(games, ["a", "b", "c"])
+    assert abs(sum(r.values())) < 1e-6
+    # 75% expected score is +191 Elo; the virtual draw pulls it in a little
+    assert 170 < r["a"] - r["b"] < 195
+    assert abs(r["b"] - r["c"]) < 1e-6
+    ri = ratings_with_intervals(games, ["a", "b", "c"], resamples=60)
+    for p, (x, lo, hi) in ri.items():
+        assert lo <= x <= hi
+    assert ri["a"][1] > ri["b"][2] - 60  # a is clearly above b
+
+
 def test_table_counts_and_rates():
     lines = t.table({("hard", "greedy"): [(1, 10), (1, 12), (0, 200), (-1, 8)]})
     row = lines[2]
     assert row.startswith("| hard vs greedy | 4 |")
     assert "50.0%" in row and "25.0%" in row and "66.7%" in row and "(3)" in row
+
+
+EXAMPLE = "cmd:%s docs/examples/mybot.py" % sys.executable
+
+
+def test_the_readme_example_bot_plays_a_tournament():
+    """docs/examples/mybot.py speaks the protocol: it plays (and beats random) through --player."""
+    out = subprocess.run(
+        [sys.executable, "-m", "tools.tournament", "--games", "2", "--player", EXAMPLE,
+         "--pairings", "mybot-random,easy-mybot"],
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[3].startswith("| mybot vs random | 2 | 100.0%")
+    assert lines[4].startswith("| easy vs mybot | 2 |")
+    assert "forfeits" not in out.stdout
+    assert any(l.startswith("| mybot | ") for l in lines)  # rated
+
+
+def test_an_outside_player_that_breaks_the_protocol_forfeits(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import sys\nfor line in sys.stdin:\n    print('z9', flush=True)\n")
+    p = t.CommandPlayer("bad", "%s %s" % (sys.executable, bad))
+    with pytest.raises(t.PlayerError, match="z9"):
+        p.choose(Game(), BLACK)
+    p.close()
+    a, b, i, out, turns, note = t.run_one(("bad", "random", 0, 1, {"bad": "%s %s" % (sys.executable, bad)}))
+    assert out == -1 and note == "bad" and turns == 0
+    gone = t.CommandPlayer("gone", "%s -c pass" % sys.executable)
+    with pytest.raises(t.PlayerError):
+        gone.choose(Game(), WHITE)
+    gone.close()
+
+
+def test_player_option_errors():
+    for spec, why in (("python3 x.py", "bad --player"), ("random=cmd:python3 x.py", "bad player name"),
+                      ("cmd:", "bad --player")):
+        bad = subprocess.run([sys.executable, "-m", "tools.tournament", "--player", spec],
+                             capture_output=True, text=True, cwd=ROOT, timeout=60)
+        assert bad.returncode == 2 and why in bad.stderr, (spec, bad.stderr)
 
 
 def test_command_line_small_run_with_two_jobs():

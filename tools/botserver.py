@@ -1,6 +1,15 @@
-"""Host tool: serve the device bot over JSON lines (board, eggs, you) on stdin -> one coordinate per line on stdout."""
+"""Host tool: serve the device bot over JSON lines (board, eggs, you) on stdin -> one coordinate per line on stdout.
+
+The protocol (README "Write your own bot"): each request is one line, a JSON
+object {"board": 9 rows of RULES.md board text, row 1 first, "eggs": egg
+cells oldest first, "you": "black" or "white"}; each answer is one line, a
+cell name like "e5", or "error: <why>" for a request that cannot be answered.
+The server keeps answering after an error, and exits with status 1 at the
+end if any request failed (0 if none did).
+"""
 import argparse
 import json
+import os
 import sys
 
 from engine import Game, BLACK, WHITE, ONGOING, square_name
@@ -39,22 +48,46 @@ def answer(bot, game, line):
         return "error: %s" % exc
 
 
-def serve(bot, inp, out):
-    """Answer every non-blank line of inp on out, flushing after each."""
+def serve(bot, inp, out, err=None):
+    """Answer every non-blank line of inp on out, flushing after each; returns the number of error answers.
+
+    Each error is also reported on err (if given) with its line number."""
     game = Game()
+    errors = 0
+    n = 0
     for line in inp:
+        n += 1
         if not line.strip():
             continue
-        out.write(answer(bot, game, line) + "\n")
+        a = answer(bot, game, line)
+        if a.startswith("error:"):
+            errors += 1
+            if err is not None:
+                err.write("botserver: line %d: %s\n" % (n, a[7:]))
+                err.flush()
+        out.write(a + "\n")
         out.flush()
+    return errors
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m tools.botserver", description=__doc__)
     ap.add_argument("--level", choices=LEVELS, default="hard")
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=None,
+                    help="seed of the bot's random choices (default: fresh from os.urandom; give one to reproduce answers)")
     args = ap.parse_args(argv)
-    serve(Bot(args.level, args.seed), sys.stdin, sys.stdout)
+    seed = args.seed
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "little") & 0x3FFFFFFF
+    elif not 0 <= seed < 1 << 30:
+        ap.error("--seed must be in 0..%d" % ((1 << 30) - 1))
+    try:
+        errors = serve(Bot(args.level, seed), sys.stdin, sys.stdout, sys.stderr)
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 1
+    if errors:
+        sys.stderr.write("botserver: %d request(s) answered with an error\n" % errors)
+        return 1
     return 0
 
 

@@ -11,7 +11,7 @@ FUEL_PER_US = 75  # RP2040 at 125 MHz (DEVELOPERS.md)
 # A move is sliced across ticks (engine.bot.SLICE_UNITS per tick), so a move
 # may take several frames; hard's whole move must stay within 1 s of RP2040
 # time, one slice within ~20 ms so the display never stutters.
-TARGETS = {"easy": 7_500_000, "medium": 22_500_000, "hard": 75_000_000}
+TARGETS = {"easy": 7_500_000, "medium": 37_500_000, "hard": 75_000_000}  # 0.1 s, 0.5 s, 1 s
 SLICE_TARGET = 1_500_000
 HEAP_TARGET = 16 * 1024  # bytes held by the module and a hard Bot
 SAMPLE = None  # positions per level: None = all (~1,240; ~25 s for the three levels)
