@@ -91,7 +91,7 @@ def test_verification_catches_a_bad_copy(board, tree):
             super().write(path, data[:-1] + bytes([data[-1] ^ 0xFF]))   # flip the last byte
 
     deploy.deploy("pico", port=board.url, reset=False, log=quiet, root=tree)
-    mpremote(board.url, "exec", "open('main.py', 'w').write('# changed on the board')")   # so main.py gets copied
+    mpremote(board.url, "exec", "with open('main.py', 'w') as f:\n    f.write('# changed on the board')")   # so main.py gets copied
     dev = Corrupting(board.url)
     try:
         with pytest.raises(DeployError) as ei:
@@ -118,8 +118,7 @@ def test_cli_deploy_then_firmware_answers_the_pads():
         vb.wait_frames(5, since=n + 5, timeout=30)
         after = vb.frames(since=n)[-1]
         r1, g1, b1 = grb(after, STATUS_A)
-        assert g1 > b1 and g1 > r1            # menu: both status LEDs turn green
-        assert grb(after, STATUS_A) == grb(after, STATUS_A + 1)
+        assert g1 > b1 and g1 > r1            # menu: pad A's status LED turns green (pad B's shows the volume)
         assert vb.stats()["busy"] == 1        # the firmware's loop is still running
 
 

@@ -37,16 +37,35 @@ _chips = _source("boards/_chips.py", "_vb_chips")
 _heap = [0, 0, 0]  # [ceiling (0 = none), in use at boot, peak beyond it]
 
 
+def _board():
+    # /board_config as the board has it, or None (missing or broken: only main.py should trip over that).
+    # Taken back out of sys.modules unless something else imported it: the guest's look must not change
+    # what `import board_config` gives a program later (a new board file copied without a reset).
+    # Read once per boot (vboard.mjs reboots the guest on every reset).
+    if _cfgc[0]:
+        return _cfgc[1]
+    had = "board_config" in sys.modules
+    try:
+        import board_config
+    except Exception:
+        return None
+    if not had:
+        del sys.modules["board_config"]
+    _cfgc[0] = True
+    _cfgc[1] = board_config
+    return board_config
+
+
+_cfgc = [False, None]
+
+
 def _vb_rebase():
     # Called by vboard.mjs right after boot, at the start of a call (the port has just collected).
+    cfg = _board()
+    _heap[0] = (getattr(cfg, "HEAP_BYTES", 0) or 0) if cfg is not None else 0
+    gc.collect()
     _heap[1] = gc.mem_alloc()
     _heap[2] = 0
-    try:
-        import board_config as cfg
-
-        _heap[0] = getattr(cfg, "HEAP_BYTES", 0) or 0
-    except ImportError:
-        _heap[0] = 0
     if _vb.heap_limit() >= 0:
         _heap[0] = _vb.heap_limit()
 
@@ -105,9 +124,8 @@ _NONE = ()
 
 def _keymap():
     # char -> (row pin or None, column pin), per pad, from /board_config.py through firmware/keypad.py's contacts()
-    try:
-        import board_config as cfg
-    except ImportError:
+    cfg = _board()
+    if cfg is None:
         return ({}, {})
     default_kind = getattr(cfg, "KEYPAD_TYPE", "matrix3x4")
     maps = []
@@ -144,11 +162,13 @@ def _refresh(gen):
 
 def _pin_problem(pin):
     # The board file's chip and reserved pins (boards/_chips.py), as the host fakes check them.
-    try:
-        import board_config as cfg
-    except ImportError:
+    cfg = _board()
+    if cfg is None:
         return None
-    return _chips["board_pin_problem"](cfg, pin)
+    try:
+        return _chips["board_pin_problem"](cfg, pin)
+    except ValueError:
+        return None  # a CHIP the table does not know: not checked
 
 
 class Pin:
