@@ -344,7 +344,8 @@ def test_menu_starts_each_mode_and_the_computer_answers(driver, url, key, mode):
         from firmware.tutorial import LESSONS
         advance(driver, 3000)  # the first lesson is shown, played and told
         story = driver.execute_script("return wts.narration")
-        assert story == ["Lesson 1: %s. %s" % narrate.lesson_text(LESSONS[0][0]), "black e5, white d4"]
+        title, caption = narrate.lesson_text(LESSONS[0][0])
+        assert story == ["lesson 1 of %d: %s. %s" % (len(LESSONS), title, caption), "black e5, white d4"]
         assert page_rows(driver)[4][4] == "B" and page_rows(driver)[3][3] == "W"
         return
     sync(driver)

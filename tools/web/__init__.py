@@ -49,9 +49,7 @@ def device_files(board="pico", compiled=True):
             out[dev[:-len(".mpy")] + ".py"] = Path(src).read_bytes()
         out["board_config.py"] = deploy.board_file(board).read_bytes()
     out["webhw.py"] = (SITE_SRC / "webhw.py").read_bytes()
-    narrate = ROOT / "tools" / "sim" / "narrate.py"
-    if narrate.is_file():
-        out["lib/narrate.py"] = narrate.read_bytes()
+    out["lib/narrate.py"] = (ROOT / "tools" / "sim" / "narrate.py").read_bytes()
     return out
 
 
@@ -100,13 +98,9 @@ def _computer_modes():
 def mode_titles():
     """Mode name -> title line, from tools/sim/narrate.py (the terminal simulator's words)."""
     from firmware.modes import MODE_NAMES
+    from tools.sim import narrate
 
-    try:
-        from tools.sim import narrate
-        title = narrate.mode_title
-    except ImportError:  # before contract 8 lands: the bare names
-        title = str
-    out = {m: title(m) for m in MODE_NAMES}
+    out = {m: narrate.mode_title(m) for m in MODE_NAMES}
     out["crashed"] = "the firmware stopped (see the browser console)"
     return out
 

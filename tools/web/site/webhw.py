@@ -328,13 +328,14 @@ class Page:
         self.dead_until = -1
         self.next_tick = 0
         self.app = None
-        self.story = Narration()
+        self.story = Story()
         self._start()
 
     def _start(self):
         from firmware.app import App
 
         self.app = App(self.hw, cfg, mode=self.mode, store_dir=STORE_DIR)  # after a crash too, as firmware.launcher
+        self.story.attach(self.app)
         self.next_tick = self.clock.now
 
     def buf_address(self):
@@ -400,7 +401,7 @@ class Page:
     # -- what the page shows beside the matrix (never anything typed) ---------
     def narration(self):
         """Sentences about the turn just revealed (or "\\f" for a new game), else ""."""
-        return self.story.poll(self.app)
+        return self.story.poll()
 
     def heap(self):
         """'live,total' bytes of the MicroPython heap after a collection (tests: live data must stay flat over a long game)."""
@@ -441,68 +442,33 @@ def setup_facts():
 
 
 # ---------------------------------------------------------------- narration panel
-def _plain_turn(game):
-    # Without tools/sim/narrate.py: the two moves of the last turn and the result, from the turn record.
-    from engine import square_name
-
-    log = game.log
-    text = "turn %d" % game.turns
-    if game.log_len >= 3 and log[0] == 1:
-        text = "black %s, white %s" % (square_name(log[1]), square_name(log[2]))
-    if game.result:
-        text += "; " + ("", "black wins", "white wins", "draw")[game.result]
-    return [("turn", text)]
-
-
-class _PlainNarrator:
-    def __init__(self):
-        self.turns = -1
-
-    def see(self, g):
-        last = self.turns
-        self.turns = g.turns
-        return _plain_turn(g) if last >= 0 and g.turns == last + 1 else []
-
-
-class Narration:
-    """Watches the app's game; after each revealed turn's animation gives the panel its sentences ("\\f" = a new game began)."""
+class Story:
+    """The narration panel's feed. tools/sim/narrate.py (contract 8, copied in as the top-level `narrate`) watches
+    the app and tells each turn once its animation is over, and each tutorial lesson; "\\f" starts a fresh panel."""
 
     def __init__(self):
-        try:
-            import narrate  # tools/sim/narrate.py (contract 8), copied in as a top-level module
+        self.lines = []
+        self.app = None
+        self.turns = 0  # the game's turn count at the last sentence: a smaller one means a new game
 
-            self.narrator = narrate.Narrator()
-            self.lesson_text = narrate.lesson_text
-        except ImportError:
-            self.narrator = _PlainNarrator()
-            self.lesson_text = lambda key: (key, "")
-        self.turns = 0
-        self.lesson = -1  # tutorial lesson told last
+    def attach(self, app):
+        import narrate
 
-    def poll(self, app):
-        from firmware.modes import S_ANIM, M_TUTORIAL
+        self.app = app
+        narrate.watch(app, self.say)
 
-        if app is None or app.state == S_ANIM:
-            return ""  # told once the LEDs have shown the turn, never ahead of them
-        g = app.game
-        out = ""
-        if g.turns < self.turns:
-            out = "\f"
-        if app.mode == M_TUTORIAL:
-            if app.lesson != self.lesson:
-                from firmware.tutorial import LESSONS
+    def say(self, kind, text):
+        if kind == "mode":
+            return  # the page's mode line shows it
+        t = self.app.game.turns
+        if kind == "lesson" or t < self.turns:
+            self.lines.append("\f")
+        self.turns = t
+        self.lines.append(text)
 
-                self.lesson = app.lesson
-                title, caption = self.lesson_text(LESSONS[app.lesson][0])
-                out = "\f\nLesson %d: %s. %s" % (app.lesson + 1, title, caption)
-        else:
-            self.lesson = -1
-        self.turns = g.turns
-        try:
-            lines = self.narrator.see(g)
-        except Exception as e:  # a narration bug must not stop the game
-            js.console.error("narration: %r" % (e,))
-            return out
-        if lines:
-            out += ("\n" if out else "") + "\n".join(s for _, s in lines)
+    def poll(self):
+        if not self.lines:
+            return ""
+        out = "\n".join(self.lines)
+        self.lines = []
         return out
