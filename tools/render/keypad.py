@@ -1,4 +1,5 @@
 """The key scheme picture: keys 1-9 -> blocks and cells, # locks, * steps back, pad B turned (`python -m tools.render keypad`)."""
+from firmware.keypad import KEYS_3X4
 from tools import ROOT
 from tools.render.common import COLS, INK, PAPER, font, mono
 
@@ -23,7 +24,7 @@ def draw_keypad():
     kx, ky, ks = 70, 140, 112
     d.rounded_rectangle((kx - 24, ky - 24, kx + 3 * ks + 24, ky + 4 * ks + 24), radius=22, fill=(40, 44, 50))
     legend = {"*": ("back", (120, 124, 130)), "0": ("", (90, 94, 100)), "#": ("lock", (60, 160, 90))}
-    for k, ch in enumerate("123456789*0#"):
+    for k, ch in enumerate(KEYS_3X4):
         r, c = divmod(k, 3)
         x, y = kx + c * ks, ky + r * ks
         if ch.isdigit() and ch != "0":

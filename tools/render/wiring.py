@@ -1,5 +1,6 @@
 """The wiring diagram of a board, drawn from the pin constants in its board file (`python -m tools.render wiring`)."""
 import boards
+from firmware.keypad import KEYS_3X4
 from tools import ROOT
 from tools.render.common import INK, PAPER, font, load_board
 
@@ -86,7 +87,7 @@ def _resistor(d, x0, y, x1, label, c=DATA):
     d.text(((x0 + x1) / 2, y - 28), label, font=font(18, True), fill=INK, anchor="mm")
 
 
-def _mini_keypad(d, x0, y0, cell, keys="123456789*0#"):
+def _mini_keypad(d, x0, y0, cell, keys=KEYS_3X4):
     for k, ch in enumerate(keys):
         r, c = divmod(k, 3)
         x, y = x0 + c * cell, y0 + r * cell
