@@ -161,6 +161,7 @@ def _build():
 
 
 (_LS, _LD, _WK, _KWS, _KHB, _KHW, _SEG, _CEN, _LINE_AT) = _build()
+_KF = (0, 0, 0, 0, 1024, 0, 0, 0, 0, 1, 0)  # per window class: a black four counts 1024, a white one 1
 _NLINES = len(_LS)
 del _build  # its bytecode would stay on the heap for nothing
 
@@ -558,6 +559,7 @@ class Bot:
         wk = _WK
         kws = _KWS
         seg = _SEG
+        kf = _KF
         wall = WALL
         st = _STEPS[_LD[li]]
         p = _LS[li]
@@ -579,11 +581,10 @@ class Bot:
             capdw = self._capdw
         while v != wall:
             code = ((code << 2) | v) & 1023
-            f = seg[code & 255]
             if tsc is not None:
-                lt += tsc[f >> 4]
+                lt += tsc[seg[code & 255] >> 4]
             if heur:
-                f &= 15
+                f = seg[code & 255] & 15
                 if f:
                     q = p - 3 * st
                     if f & 1:
@@ -601,10 +602,7 @@ class Bot:
             if n >= 4:
                 k = wk[code]
                 lt += kws[k]
-                if k == 4:
-                    f4 += 1024
-                elif k == 9:
-                    f4 += 1
+                f4 += kf[k]
                 if heur:
                     a = khb[k]
                     if a:
