@@ -10,7 +10,7 @@ PARTS = ("engine", "firmware", "bot", "web", "circuitpython", "rp2040")
 def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="python -m tools.bench",
-        description="Measure the project's budgets: wasm fuel on MicroPython (75 fuel ≈ 1 µs of an "
+        description="Measure the project's budgets: wasm fuel on MicroPython (150 fuel ≈ 1 µs of an "
                     "RP2040 at 125 MHz), CPython time, and heap on the official MicroPython port. "
                     "Figures only, no pass/fail: compare them with the targets printed beside them.",
     )
