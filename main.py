@@ -2,14 +2,16 @@
 
 
 def hardware():
-    """The one place that touches machine/neopixel/time: everything else gets them passed in."""
+    """The one place that touches machine/neopixel/time/os: everything else gets them passed in."""
     import machine
     import neopixel
+    import os
     import time
     import board_config  # type: ignore  # boards/<name>.py, copied to the device root under this name
-    from firmware.hw import build
+    from firmware.hw import build, urandom_entropy
 
-    return board_config, build(board_config, machine.Pin, neopixel.NeoPixel, time)
+    hw = build(board_config, machine.Pin, neopixel.NeoPixel, time, PWM=machine.PWM, entropy=urandom_entropy(os.urandom))
+    return board_config, hw
 
 
 def main():

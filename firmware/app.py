@@ -1,107 +1,88 @@
-"""The device application: non-blocking tick loop over pads, secret entry, turn animation, modes (attract, menu, 2 players, vs computer, tutorial) and scores."""
+"""The device application: a non-blocking tick loop over pads, sound and frames, and the turn flow of every mode (attract, 2 players, vs computer, demo, tutorial); menu, status LEDs, key test and sounds live in their own modules."""
 from engine._compat import const
-from engine import Game, BLACK, WHITE, ONGOING, DRAW, IllegalMove
-from firmware.display import Display, STATUS_A, STATUS_B
-from firmware.scene import Scene, tri, LIGHT
-from firmware.display import GRID, BLUE, WARM, AMBER, RED, FLASH, GREEN
-from firmware.entry import Entry, IDLE, ENTERING, LOCKED, FB_ERROR
+from engine import Game, BLACK, WHITE, ONGOING, DRAW, IllegalMove, EV_CAPTURED, EV_HATCH
+from firmware.display import Display, STATUS_A, STATUS_B, BLUE, WARM
+from firmware.scene import Scene, OP_PENDING
+from firmware.entry import Entry, IDLE, FB_ERROR
 from firmware.keypad import EventRing, DOWN, PAD_B
+from firmware.modes import M_ATTRACT, M_MENU, M_2P, M_EASY, M_HARD, M_DEMO, M_TUTORIAL, M_KEYTEST
+from firmware.modes import MODE_NAMES, BOT_LEVELS, SCORED, mode_number
+from firmware.modes import S_TURN, S_COUNT, S_ANIM, S_SUDDEN, S_OVER, S_SCORE, S_SHOW, S_HOLD
+from firmware.settings import BRIGHTNESS_LEVELS, SAFE_BRIGHTNESS, SETTINGS_DEFAULTS, SCORE_DEFAULTS
+from firmware.sound import Sound, KEY, REFUSE, BEAT, REVEAL, CAPTURE, HATCH, WIN, DRAW as SND_DRAW, SUDDEN
+from firmware.status import Status, render_score, COUNT_BEAT, COUNT_BLINK, SUDDEN_RED_MS
 
-TICK_MS = const(10)  # key scan period: 2 agreeing scans debounce a key (10-20 ms)
+TICK_MS = const(10)  # one pad scan per tick: 2 agreeing scans debounce a key (10-20 ms)
 FRAME_MS = const(20)  # 50 frames/s; one strip write of 83 LEDs takes 2.5 ms
-_COUNT_BEAT = const(300)  # countdown: 3 beats, then the reveal
-_COUNT_MS = const(900)
-_ERR_MS = const(600)  # the error blink, identical for every refused entry
+# While a computer thinks, 25 frames/s: every tick then carries a ~20 ms bot slice, and
+# a frame on each one (~150k fuel, 2 ms) cost ~10% of the move (tools/bench/firmware.py).
+_THINK_FRAME_MS = const(40)
+_COUNT_MS = const(900)  # countdown: 3 beats of COUNT_BEAT, then the reveal
 _THINK_MS = const(700)  # computer-vs-computer: minimum time a turn stays open
 _SUDDEN_MS = const(900)  # sudden death announced (red), then each status LED blinks its player's count
-_COUNT_BLINK = const(250)
 _OVER_MIN_MS = const(1500)
 _OVER_MAX_MS = const(10000)
 _SCORE_MS = const(3000)
 _MENU_HOLD_MS = const(2000)  # hold * on pad A this long (while idle) for the menu
-_MENU_IDLE_MS = const(60000)
 _IDLE_MS = const(300000)  # no key for 5 minutes while a turn waits: back to attract mode
 _T_SHOW_MS = const(1800)
 _T_HOLD_MS = const(2500)
 
-from firmware.modes import M_ATTRACT, M_MENU, M_2P, M_EASY, M_MEDIUM, M_HARD, M_DEMO, M_TUTORIAL
-from firmware.modes import MODE_NAMES, BOT_LEVELS as _LEVELS, mode_number
-
-# Play states
-S_TURN = const(0)
-S_COUNT = const(1)
-S_ANIM = const(2)
-S_SUDDEN = const(3)
-S_OVER = const(4)
-S_SCORE = const(5)
-S_SHOW = const(6)  # tutorial: the position before the demonstrated turn
-S_HOLD = const(7)  # tutorial: the result after it
-
-BRIGHTNESS_LEVELS = (0.02, 0.05, 0.1, 0.25, 0.5, 1.0)
-SAFE_BRIGHTNESS = 0.02
-
-SETTINGS_DEFAULTS = {"brightness": 3, "seating": 1, "mode": "2p"}
-SCORE_DEFAULTS = {"2p": [0, 0, 0], "easy": [0, 0, 0], "medium": [0, 0, 0], "hard": [0, 0, 0]}
-
-
-def bot_class():
-    """engine.bot.Bot if it is there, else the placeholder."""
-    try:
-        from engine.bot import Bot
-
-        return Bot
-    except ImportError:
-        from firmware.placeholder import PlaceholderBot
-
-        return PlaceholderBot
-
 
 class App:
-    """Call tick() every TICK_MS ms (it returns the delay wanted); everything else is driven from there."""
+    """Call tick() again after the delay it returns (run() does); everything else is driven from there.
 
-    def __init__(self, hw, cfg, mode="attract", seed=0, store_dir=None, bots=None, trace=None, safe=False):
-        self.hw = hw
-        self.cfg = cfg
+    `hw` is a firmware.hw.Hardware bundle; its `entropy()` reseeds every
+    computer player at the start of every game (a test or the simulator
+    passes a seeded one). `bots` replaces engine.bot.Bot (tests); `trace` is
+    a list that receives ("bot", seat, turn, entry A state, entry B state,
+    keys queued) when a computer has chosen and ("key", pad, key, turn) when
+    a human key is taken into an entry (tests), or None.
+    """
+
+    def __init__(self, hw, cfg, mode="attract", store_dir=None, bots=None, trace=None, safe=False):
         self.clock = hw.clock
         self.pads = hw.pads
-        self.buzzer = hw.buzzer
+        self.entropy = hw.entropy
         self.disp = Display(hw.np, cfg)
         self.scene = Scene(self.disp)
-        self.drawn = False  # menu/score picture drawn since the mode/state began
+        self.status = Status(self.clock)
+        self.menu = None  # firmware.menu.Menu, imported when the menu first opens (2.2 KB of heap, measured)
+        self.keytest = None  # firmware.keytest.KeyTest, the same way (2.1 KB)
         self.ring = EventRing()
-        self.t_poll = self.clock.ticks_ms()  # last pad scan made from inside a thinking bot (see _poll)
         self.game = Game()
         self.scratch = Game()  # what a computer player gets to look at: a copy, never the live game
         self.last_game = None  # the last finished game (for the simulator's final board)
-        self.seed = seed
-        self.trace = trace  # list to log ("bot", ...) / ("key", ...) events into (tests), or None
+        self.trace = trace
         self.bot_cls = bots  # None: engine.bot, imported only when a mode needs it (it is the biggest module)
         self.bots = [None, None]  # type: list
+        self.units = 0  # bot work units per tick (engine.bot.SLICE_UNITS, ~20 ms of RP2040 time)
+        self.thinking = -1  # seat whose computer is choosing, a slice per tick; -1: none
         self.settings = None
         self.scores = None
+        rotated = getattr(cfg, "PAD_B_ROTATED", True)
+        volume = SETTINGS_DEFAULTS["volume"]
         if store_dir is not None:
             from firmware.storage import Store
 
             self.settings = Store(store_dir, "settings.json", SETTINGS_DEFAULTS)
             self.scores = Store(store_dir, "scores.json", SCORE_DEFAULTS)
-        rotated = getattr(cfg, "PAD_B_ROTATED", True)
-        if self.settings is not None:
             st = self.settings.data
             rotated = bool(st["seating"])
             b = st["brightness"]
             if 0 <= b < len(BRIGHTNESS_LEVELS):
                 self.disp.set_brightness(BRIGHTNESS_LEVELS[b])
+            if 0 <= st["volume"] <= 3:
+                volume = st["volume"]
         if safe:
             self.disp.set_brightness(SAFE_BRIGHTNESS)
+        self.sound = Sound(hw.buzzer, self.clock, volume)
         self.entries = (Entry(False), Entry(rotated))
-        self.err_until = [0, 0]
-        self.err_on = [False, False]
-        self.bz_until = 0
-        self.bz_on = False
-        self.bz_tone = False
-        self.star_since = 0
+        self.star_since = 0  # when * on pad A went down (held for the menu)
         self.star_on = False
+        self.drawn = False  # the score picture is drawn
         now = self.clock.ticks_ms()
+        self.t_tick = now  # when this tick was due (ticks run on a TICK_MS grid)
         self.next_frame = now
         self.t_state = now
         self.t_key = now
@@ -121,80 +102,101 @@ class App:
         self.t_state = now
         self.t_key = now
         self.ring.clear()
+        self.sound.stop()
+        self.thinking = -1
         self.bots[0] = None
         self.bots[1] = None
-        cls = self.bot_cls
-        if cls is None and (m == M_ATTRACT or m == M_DEMO or M_EASY <= m <= M_HARD):
-            cls = self.bot_cls = bot_class()
         if m == M_ATTRACT or m == M_DEMO:
-            self.bots[0] = self._make_bot(cls, "medium", self.seed)
-            self.bots[1] = self._make_bot(cls, "medium", self.seed + 1)
+            self.bots[0] = self._make_bot("medium")
+            self.bots[1] = self._make_bot("medium")
         elif M_EASY <= m <= M_HARD:
-            self.bots[1] = self._make_bot(cls, _LEVELS[m - M_EASY], self.seed)
+            self.bots[1] = self._make_bot(BOT_LEVELS[m - M_EASY])
         if m == M_MENU:
-            self.drawn = False
+            if self.menu is None:
+                from firmware.menu import Menu
+
+                self.menu = Menu()
+            self.menu.drawn = False
+            self.scene.hidden = True
+            return
+        if m == M_KEYTEST:
+            if self.keytest is None:
+                from firmware.keytest import KeyTest
+
+                self.keytest = KeyTest(self.pads)
+            self.keytest.start(now, self.entries[1].rotated)
             self.scene.hidden = True
             return
         if m == M_TUTORIAL:
             self.lesson = 0
             self._lesson_start(now)
             return
-        if self.settings is not None and M_2P <= m <= M_HARD:
-            self.settings.data["mode"] = MODE_NAMES[m]
-            self.settings.save()
+        if M_2P <= m <= M_HARD:
+            self.save_setting("mode", MODE_NAMES[m])
         self._new_game(now)
 
-    def _make_bot(self, cls, level, seed):
-        try:
-            bot = cls(level, seed)
-        except (TypeError, ValueError):
-            bot = cls(1 + _LEVELS.index(level), seed)
-        if hasattr(bot, "poll"):
-            bot.poll = self._poll  # bound once here, not per call
-        return bot
+    def _make_bot(self, level):
+        if self.bot_cls is None:
+            from engine.bot import Bot
 
-    def _poll(self):
-        """Called by a thinking bot between its evaluations (hard: up to ~0.65 s on an
-        RP2040): keep scanning both pads into the ring, which the bot cannot reach,
-        so a short press during its thinking is not lost."""
-        clock = self.clock
-        now = clock.ticks_ms()
-        if clock.ticks_diff(now, self.t_poll) >= TICK_MS:
-            self.t_poll = now
-            self.pads[0].scan(self.ring)
-            self.pads[1].scan(self.ring)
+            self.bot_cls = Bot
+        if not self.units:
+            from engine.bot import SLICE_UNITS
+
+            self.units = SLICE_UNITS
+        return self.bot_cls(level)  # seeded per game in _new_game
+
+    def save_setting(self, name, value):
+        """Change one setting and write settings.json (no-op without storage)."""
+        if self.settings is not None:
+            self.settings.data[name] = value
+            self.settings.save()
 
     def _new_game(self, now):
         self.game.reset()
         self.was_sudden = False
+        for bot in self.bots:
+            if bot is not None:
+                bot.reseed(self.entropy())  # a fresh game every time: nothing to replay (issue 12)
         self.scene.set_board(self.game)
         self._new_turn(now)
 
     def _new_turn(self, now):
-        """Open a turn. Honesty: every computer seat chooses HERE, before any key of
-        this turn is taken from the ring into an Entry (keys stay queued until the
-        next update), and it only ever sees `scratch`, a copy of the board."""
+        """Open a turn. Honesty: every computer seat chooses first, a slice per tick, before any key of
+        this turn is taken from the ring into an Entry (keys stay queued meanwhile), and it only ever
+        sees `scratch`, a copy of the board."""
         e = self.entries
         e[0].clear()
         e[1].clear()
-        for seat in range(2):
+        self.state = S_TURN
+        self.t_state = now
+        self._start_bot(0)
+
+    def _start_bot(self, seat):
+        # The next computer seat from `seat` on starts thinking; none left: thinking = -1.
+        while seat < 2:
             bot = self.bots[seat]
             if bot is not None:
                 self.scratch.copy_from(self.game)
-                if self.trace is not None:
-                    self.trace.append(("bot", seat, self.game.turns, e[0].state(), e[1].state(), len(self.ring)))
-                cell = -1
-                try:
-                    cell = bot.choose(self.scratch, BLACK if seat == 0 else WHITE)
-                except Exception:
-                    cell = -1
-                if type(cell) is not int or not self.game.legal(cell):
-                    from firmware.placeholder import PlaceholderBot
+                bot.start(self.scratch, BLACK if seat == 0 else WHITE)
+                self.thinking = seat
+                return
+            seat += 1
+        self.thinking = -1
 
-                    cell = PlaceholderBot("easy", self.game.turns).choose(self.game, seat + 1)
-                e[seat].lock_cell(cell)
-        self.state = S_TURN
-        self.t_state = now
+    def _think(self):
+        """One slice of the thinking computer's search (<= ~20 ms of RP2040 time)."""
+        seat = self.thinking
+        cell = self.bots[seat].step(self.units)
+        if cell < 0:
+            return
+        if not self.game.legal(cell):
+            raise ValueError("the computer chose cell %r, which is not free" % (cell,))
+        if self.trace is not None:
+            e = self.entries
+            self.trace.append(("bot", seat, self.game.turns, e[0].state(), e[1].state(), len(self.ring)))
+        self.entries[seat].lock_cell(cell)
+        self._start_bot(seat + 1)
 
     def _lesson_start(self, now):
         from firmware.tutorial import LESSONS, setup
@@ -210,7 +212,11 @@ class App:
 
     # ---- the loop ---------------------------------------------------------------
     def tick(self):
-        """Scan both pads, drive the buzzer, and once per FRAME_MS update + draw + write one frame."""
+        """Scan both pads, drive the buzzer, give a thinking computer one slice, and once per FRAME_MS
+        update + draw + write one frame. Returns the ms to wait until the next tick is due.
+
+        Worst tick (python -m tools.bench --only firmware): a frame plus a bot
+        slice while the hard computer thinks."""
         clock = self.clock
         now = clock.ticks_ms()
         ring = self.ring
@@ -218,24 +224,34 @@ class App:
         pads[0].scan(ring)
         pads[1].scan(ring)
         if ring.downs != self.downs:
-            # The click is given at the press itself, for every key alike,
-            # even when the key waits in the ring until an animation ends.
+            # The click sounds at the press itself, the same for every key,
+            # even while the key waits in the ring until an animation ends.
             self.downs = ring.downs
-            self._beep(now, 5, False)
-        if self.bz_on:
-            self._buzz(now)
+            self.sound.play(KEY, now)
+        self.sound.tick(now)
+        if self.thinking >= 0:
+            self._think()
         if clock.ticks_diff(now, self.next_frame) >= 0:
             self.frame(now)
-            nf = clock.ticks_add(self.next_frame, FRAME_MS)
+            period = FRAME_MS if self.thinking < 0 else _THINK_FRAME_MS
+            nf = clock.ticks_add(self.next_frame, period)
             if clock.ticks_diff(now, nf) >= 0:
-                nf = clock.ticks_add(now, FRAME_MS)  # fell behind (a slow bot move): no burst of catch-up frames
+                nf = clock.ticks_add(now, period)  # fell behind: no burst of catch-up frames
             self.next_frame = nf
-        return TICK_MS
+        # Tick to a deadline: the next tick is due TICK_MS after this one was,
+        # whatever this one cost; an overrun starts the next one at once.
+        nt = clock.ticks_add(self.t_tick, TICK_MS)
+        wait = clock.ticks_diff(nt, clock.ticks_ms())
+        if wait < 0:
+            nt = clock.ticks_ms()
+            wait = 0
+        self.t_tick = nt
+        return wait
 
     def frame(self, now):
         """One frame: update the state, redraw what moved, write the strip once.
-        Measured (tools/bench/firmware.py, warm): median ~131k fuel (1.7 ms on an RP2040)
-        on a quiet board, ~160k mid-animation, <= 300k for the frame that resolves a turn."""
+        Measured (tools/bench/firmware.py, warm): median ~136k fuel (1.8 ms on an RP2040)
+        on a quiet board, ~149k mid-animation, <= 300k for the frame that resolves a turn."""
         self.update(now)
         if self.heavy:
             # This frame resolved a turn (engine play(): ~50-220k fuel, more for long
@@ -252,34 +268,13 @@ class App:
         while stop is None or not stop():
             sleep(self.tick())
 
-    # ---- feedback -------------------------------------------------------------
-    def _beep(self, now, ms, tone):
-        if self.buzzer is None:
-            return
-        self.bz_until = self.clock.ticks_add(now, ms)
-        self.bz_on = True
-        self.bz_tone = tone
-        self.buzzer.value(1)
-
-    def _buzz(self, now):
-        if self.clock.ticks_diff(self.bz_until, now) <= 0:
-            self.bz_on = False
-            self.buzzer.value(0)
-        elif self.bz_tone:
-            self.buzzer.value(1 - self.buzzer.value())  # 50 Hz buzz at the 10 ms tick
-
-    def _feedback(self, pad, fb, now):
-        # Every key gets the same click; a refused entry the same blink + buzz.
-        if fb == FB_ERROR:
-            self.err_until[pad] = self.clock.ticks_add(now, _ERR_MS)
-            self.err_on[pad] = True
-            self._beep(now, 200, True)
-
     # ---- update -----------------------------------------------------------------
     def update(self, now):
         m = self.mode
         if m == M_MENU:
             self._menu(now)
+        elif m == M_KEYTEST:
+            self._keytest(now)
         elif m == M_TUTORIAL:
             self._tutorial(now)
         else:
@@ -309,9 +304,10 @@ class App:
         if st == S_TURN or st == S_COUNT:
             e = self.entries
             if m != M_ATTRACT and (st == S_TURN or self._star_queued()):
-                # During the countdown keys stay queued for the next turn,
-                # unless a `*` is among them (it takes a move back).
-                while True:
+                # While a computer thinks, and during the countdown, keys stay
+                # queued for later, unless a `*` is among them in the countdown
+                # (it takes a move back).
+                while self.thinking < 0:
                     k = self._next_key()
                     if k < 0:
                         break
@@ -321,7 +317,10 @@ class App:
                         continue  # the computer's seat: its pad is not used
                     if self.trace is not None:
                         self.trace.append(("key", pad, chr(k & 255), self.game.turns))
-                    self._feedback(pad, e[pad].key(chr(k & 255), self.game), now)
+                    if e[pad].key(chr(k & 255), self.game) == FB_ERROR:
+                        # The same blink and sound for every refused entry.
+                        self.status.error(pad, now)
+                        self.sound.play(REFUSE, now)
                 self._menu_hold(now)
                 if self.mode != m:
                     return
@@ -333,21 +332,20 @@ class App:
                 if both and (self.bots[0] is None or el >= _THINK_MS):
                     self.state = S_COUNT
                     self.t_state = now
-                    self._beep(now, 40, True)
+                    self.sound.play(BEAT, now)
             elif not both:
                 self.state = S_TURN  # a `*` took a move back before the reveal
                 self.t_state = now
             elif el >= _COUNT_MS:
                 self._reveal(now)
-            elif el // _COUNT_BEAT != (el - FRAME_MS) // _COUNT_BEAT and el >= FRAME_MS:
-                self._beep(now, 40, True)
+            elif el // COUNT_BEAT != (el - FRAME_MS) // COUNT_BEAT and el >= FRAME_MS:
+                self.sound.play(BEAT, now)
         elif st == S_ANIM:
-            if not self.scene.advance(now, clock):
-                self._settled(now)
+            self._animate(now)
         elif st == S_SUDDEN:
             g = self.game
             n = g.winning_black if g.winning_black > g.winning_white else g.winning_white
-            if el >= _SUDDEN_MS + n * _COUNT_BLINK:
+            if el >= _SUDDEN_MS + n * COUNT_BLINK:
                 self._new_turn(now)
         elif st == S_OVER:
             k = self._next_key()
@@ -359,6 +357,19 @@ class App:
             self._next_key()
             if el >= _SCORE_MS:
                 self._new_game(now)
+
+    def _animate(self, now):
+        # Advance the turn animation; a capture or hatch segment starts with its sound.
+        sc = self.scene
+        begins = sc.op == OP_PENDING
+        if not sc.advance(now, self.clock):
+            self._settled(now)
+        elif begins:
+            op = sc.op
+            if op == EV_CAPTURED:
+                self.sound.play(CAPTURE, now)
+            elif op == EV_HATCH:
+                self.sound.play(HATCH, now)
 
     def _star_queued(self):
         ring = self.ring
@@ -401,6 +412,7 @@ class App:
             self.state = S_TURN
             self.t_state = now
             return
+        self.sound.play(REVEAL, now)
         self.scene.start_turn(g, now)
         self.heavy = True
         self.state = S_ANIM
@@ -416,6 +428,7 @@ class App:
         if g.result != ONGOING:
             self.state = S_OVER
             self.t_state = now
+            self.sound.play(SND_DRAW if g.result == DRAW else WIN, now)
             self._score(g.result)
             return
         sd = g.sudden_death
@@ -423,6 +436,7 @@ class App:
             self.state = S_SUDDEN
             self.t_state = now
             self.was_sudden = sd
+            self.sound.play(SUDDEN, now)
             return
         self.was_sudden = sd
         self._new_turn(now)
@@ -434,47 +448,29 @@ class App:
         fresh.copy_from(self.game)
         self.game = fresh
         name = MODE_NAMES[self.mode]
-        if self.scores is not None and name in self.scores.data:
+        if self.scores is not None and name in SCORED:
             self.scores.data[name][result - 1] += 1
             self.scores.save()
 
     def _menu(self, now):
         k = self._next_key()
-        el = self.clock.ticks_diff(now, self.t_key)
-        if k < 0:
-            if el >= _MENU_IDLE_MS:
-                self.set_mode(M_ATTRACT)
-            return
-        self.t_key = now
-        ch = chr(k & 255)
-        self._feedback(0, 1, now)
-        if "1" <= ch <= "6":
-            self.set_mode((M_2P, M_EASY, M_MEDIUM, M_HARD, M_TUTORIAL, M_ATTRACT)[ord(ch) - 49])
-        elif ch == "7" or ch == "8":
-            self.drawn = False
-            b = self._brightness_index() + (1 if ch == "8" else -1)
-            if 0 <= b < len(BRIGHTNESS_LEVELS):
-                self.disp.set_brightness(BRIGHTNESS_LEVELS[b])
-                if self.settings is not None:
-                    self.settings.data["brightness"] = b
-                    self.settings.save()
-        elif ch == "9":
-            self.drawn = False
-            e = self.entries[1]
-            e.rotated = not e.rotated
-            if self.settings is not None:
-                self.settings.data["seating"] = 1 if e.rotated else 0
-                self.settings.save()
-        elif ch == "*":
+        if k >= 0:
+            self.t_key = now
+            self.menu.key(self, chr(k & 255), now)
+        elif self.menu.idle(now, self.clock, self.t_key):
             self.set_mode(M_ATTRACT)
 
-    def _brightness_index(self):
-        b = self.disp.brightness
-        best = 0
-        for i in range(len(BRIGHTNESS_LEVELS)):
-            if abs(BRIGHTNESS_LEVELS[i] - b) < abs(BRIGHTNESS_LEVELS[best] - b):
-                best = i
-        return best
+    def _keytest(self, now):
+        kt = self.keytest
+        ring = self.ring
+        while True:
+            ev = ring.get()
+            if ev < 0:
+                break
+            kt.event(ev, now)
+        to = kt.update(now, self.clock)
+        if to >= 0:
+            self.set_mode(to)
 
     def _tutorial(self, now):
         from firmware.tutorial import LESSONS
@@ -490,8 +486,7 @@ class App:
             if el >= _T_SHOW_MS or ch == "#":
                 self._reveal(now)
         elif st == S_ANIM:
-            if not self.scene.advance(now, self.clock):
-                self._settled(now)
+            self._animate(now)
         elif st == S_HOLD:
             if el >= _T_HOLD_MS or ch == "#":
                 self.lesson = (self.lesson + 1) % len(LESSONS)
@@ -502,11 +497,17 @@ class App:
         """Bring the strip buffer up to date: only what moves is redrawn each frame."""
         m = self.mode
         dp = self.disp  # (a cached bound method would allocate 16 bytes per call)
+        if m == M_KEYTEST:
+            self.keytest.render(dp)
+            return
         if m == M_MENU:
-            self._render_menu(now)
+            self.menu.render(self, now)
         elif self.state == S_SCORE:
             if not self.drawn:
-                self._render_score()
+                self.drawn = True  # (drawn once: nothing on it moves)
+                self.scene.hidden = True
+                name = MODE_NAMES[m]
+                render_score(dp, self.scores.data[name] if self.scores is not None and name in SCORED else None)
         else:
             sc = self.scene
             if sc.hidden:
@@ -522,101 +523,6 @@ class App:
                 else:
                     dp.put(a, sc.static_code(a))
                     dp.put(b, sc.static_code(b))
-        dp.put(STATUS_A, self._status_code(now, 0))
-        dp.put(STATUS_B, self._status_code(now, 1))
-
-    def _status_code(self, now, pad):
-        # Depends only on the entry's state (idle/entering/locked), the error
-        # blink and the game phase: never on the digits typed.
-        clock = self.clock
-        st = self.state
-        own = (BLUE if pad == 0 else WARM) << 4
-        if self.err_on[pad]:
-            if clock.ticks_diff(self.err_until[pad], now) > 0:
-                el = clock.ticks_diff(now, self.err_until[pad]) + _ERR_MS
-                return (RED << 4 | 15) if (el // 100) & 1 == 0 else 0
-            self.err_on[pad] = False
-        el = clock.ticks_diff(now, self.t_state)
-        if self.mode == M_MENU:
-            return GREEN << 4 | 8
-        if st == S_TURN:
-            s = self.entries[pad].state()
-            if s == LOCKED:
-                return own | 15
-            if s == ENTERING:
-                return own | (4 + (tri(now, 0) >> 5))  # breathing: typing in progress
-            return own | 2
-        if st == S_COUNT:
-            return (FLASH << 4 | 15) if el % _COUNT_BEAT < 120 else own | 15
-        if st == S_ANIM and self.scene.step >= 2 and self.scene.op == 3:
-            return GREEN << 4 | 15  # a chain reaction goes on to its next step
-        if st == S_SUDDEN:
-            if el < 400:
-                return (RED << 4 | 15) if (el // 100) & 1 == 0 else 0
-            # Then the counts: this LED blinks once per winning turtle of its player.
-            g = self.game
-            n = g.winning_black if pad == 0 else g.winning_white
-            k = el - 400
-            if k // _COUNT_BLINK < n and k % _COUNT_BLINK < 150:
-                return own | 15
-            return own | 1
-        if st == S_OVER:
-            r = self.game.result
-            if r == DRAW:
-                return AMBER << 4 | 8
-            if r == pad + 1:
-                return own | (4 + ((tri(now, 0) * 11) >> 8))
-            return 0
-        if st == S_SHOW or st == S_HOLD:
-            return GREEN << 4 | 8
-        return own | 2
-
-    def _render_score(self):
-        # Tallies for this mode: black's wins fill from the top-left, white's from the bottom-right, draws on the middle row.
-        self.drawn = True
-        self.scene.hidden = True
-        dp = self.disp  # (a cached bound method would allocate 16 bytes per call)
-        for i in range(81):
-            dp.put(i, 0)
-        name = MODE_NAMES[self.mode]
-        if self.scores is None or name not in self.scores.data:
-            return
-        s = self.scores.data[name]
-        for i in range(min(s[0], 36)):
-            dp.put(i, BLUE << 4 | 15)
-        for i in range(min(s[1], 36)):
-            dp.put(80 - i, WARM << 4 | 15)
-        for i in range(min(s[2], 9)):
-            dp.put(36 + i, AMBER << 4 | 12)
-
-    def _render_menu(self, now):
-        # Block k shows option k (key k on pad A): 1 two players (blue + white),
-        # 2-4 computer easy/medium/hard (1-3 green dots), 5 tutorial (amber),
-        # 6 attract (pulsing white), 7/8 brightness down/up (dots = level),
-        # 9 seating (white dot low: pad B opposite and rotated; high: side by side).
-        dp = self.disp  # (a cached bound method would allocate 16 bytes per call)
-        if not self.drawn:
-            self.drawn = True
-            for i in range(81):
-                dp.put(i, (GRID << 4 | 15) if LIGHT[i] else 0)
-            dp.put(_centre(1) - 1, BLUE << 4 | 15)
-            dp.put(_centre(1) + 1, WARM << 4 | 15)
-            for k in range(3):
-                c = _centre(2 + k)
-                for j in range(k + 1):
-                    dp.put(c - 1 + j, GREEN << 4 | 15)
-            dp.put(_centre(5), AMBER << 4 | 15)
-            dp.put(_centre(7), FLASH << 4 | 3)
-            b = self._brightness_index()
-            c = _centre(8) - 10
-            for j in range(6):
-                dp.put(c + (j // 3) * 9 + j % 3, (FLASH << 4 | 15) if j <= b else 0)
-            rot = self.entries[1].rotated
-            dp.put(_centre(9) + 9, (WARM << 4 | 15) if rot else 0)
-            dp.put(_centre(9) - 9, 0 if rot else (WARM << 4 | 15))
-        dp.put(_centre(6), FLASH << 4 | (4 + (tri(now, 1) >> 5)))
-
-
-def _centre(k):
-    """Board index of the centre cell of block k (1-9)."""
-    return (((k - 1) // 3) * 3 + 1) * 9 + ((k - 1) % 3) * 3 + 1
+        st = self.status
+        dp.put(STATUS_A, st.code(self, now, 0))
+        dp.put(STATUS_B, st.code(self, now, 1))

@@ -7,7 +7,6 @@ LOCKED = const(2)
 
 # What a key did, for the click/blink feedback. None of these depends on
 # which digits were typed, only on how many and on whether the cell is free.
-FB_NONE = const(0)
 FB_CLICK = const(1)
 FB_ERROR = const(2)
 FB_LOCK = const(3)

@@ -1,20 +1,37 @@
-"""Builds the device's hardware bundle (pads, LED strip, buzzer, clock) from a board config and the Pin/NeoPixel classes passed in."""
+"""Builds the device's hardware bundle (pads, LED strip, buzzer, clock, entropy) from a board config and the classes passed in."""
 from firmware.keypad import make_keypad, PAD_B
+
+BUZZER_IDLE_HZ = 2000  # the PWM is made at this frequency with duty 0 (silent) until a sound plays
 
 
 class Hardware:
-    """Everything the app touches: `np` (NeoPixel-like: .buf, .write()), `pads` (Keypad A, B), `buzzer` (Pin or None), `clock`."""
+    """Everything the app touches: `np` (NeoPixel-like: .buf, .write()), `pads` (Keypad A, B),
+    `buzzer` (machine.PWM-like: freq(hz), duty_u16(d), deinit(); or None), `clock`
+    (ticks_ms/ticks_diff/ticks_add/sleep_ms) and `entropy` (a callable returning a fresh
+    small int 0 <= x < 2**30: the computer players are reseeded from it every game)."""
 
-    def __init__(self, np, pads, buzzer, clock):
+    def __init__(self, np, pads, buzzer, clock, entropy=None):
         self.np = np
         self.pads = pads
         self.buzzer = buzzer
         self.clock = clock
+        self.entropy = entropy
 
 
-def build(cfg, Pin, NeoPixel, clock):
-    """Create pins and the strip as `cfg` says. `Pin`/`NeoPixel` are machine.Pin/neopixel.NeoPixel on a device, fakes on a PC;
-    `clock` is anything with ticks_ms/ticks_diff/ticks_add/sleep_ms (the time module on a device)."""
+def urandom_entropy(urandom):
+    """An entropy source from os.urandom: 30 random bits per call (allocates one 4-byte bytes: once per game)."""
+
+    def entropy():
+        b = urandom(4)
+        return ((b[0] & 0x3F) << 24) | (b[1] << 16) | (b[2] << 8) | b[3]
+
+    return entropy
+
+
+def build(cfg, Pin, NeoPixel, clock, PWM=None, entropy=None):
+    """Create pins, strip and buzzer as `cfg` says. `Pin`/`NeoPixel`/`PWM` are machine.Pin/neopixel.NeoPixel/
+    machine.PWM on a device, fakes on a PC (no PWM: no buzzer); `clock` is the time module on a device.
+    `entropy` defaults to os.urandom (a test or the simulator passes a seeded one)."""
     for name in ("LED_PIN", "PAD_A", "PAD_B"):
         if not hasattr(cfg, name):
             raise ValueError("board config %s has no %s" % (getattr(cfg, "NAME", "?"), name))
@@ -26,5 +43,11 @@ def build(cfg, Pin, NeoPixel, clock):
     pad_a = make_keypad(getattr(cfg, "PAD_A_TYPE", kind), cfg.PAD_A, Pin, 0)
     pad_b = make_keypad(getattr(cfg, "PAD_B_TYPE", kind), cfg.PAD_B, Pin, PAD_B)
     bz = getattr(cfg, "BUZZER_PIN", None)
-    buzzer = None if bz is None else Pin(bz, Pin.OUT, value=0)
-    return Hardware(np, (pad_a, pad_b), buzzer, clock)
+    buzzer = None
+    if bz is not None and PWM is not None:
+        buzzer = PWM(Pin(bz, Pin.OUT, value=0), freq=BUZZER_IDLE_HZ, duty_u16=0)
+    if entropy is None:
+        import os
+
+        entropy = urandom_entropy(os.urandom)
+    return Hardware(np, (pad_a, pad_b), buzzer, clock, entropy)

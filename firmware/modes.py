@@ -1,4 +1,4 @@
-"""The one home of the device's modes: their numbers and names (app, menu, simulator, play and the terminal UI import them)."""
+"""The one home of the device's modes (numbers and names: app, menu, simulator, play and the terminal UI import them) and of the phases of play within a mode."""
 from engine._compat import const
 
 M_ATTRACT = const(0)  # the board plays itself until a key is pressed
@@ -20,6 +20,16 @@ BOT_LEVELS = ("easy", "medium", "hard")
 
 # Modes whose results are kept in scores.json (and the one a "#" in attract mode returns to).
 SCORED = ("2p", "easy", "medium", "hard")
+
+# Phases of play (App.state) in the game modes and the tutorial.
+S_TURN = const(0)  # a turn is open: computers think, then players type
+S_COUNT = const(1)  # both locked: the countdown to the reveal
+S_ANIM = const(2)  # the turn's record is being animated
+S_SUDDEN = const(3)  # sudden death announced
+S_OVER = const(4)  # game over: the winning line pulses
+S_SCORE = const(5)  # the score picture
+S_SHOW = const(6)  # tutorial: the position before the demonstrated turn
+S_HOLD = const(7)  # tutorial: the result after it
 
 
 def mode_number(name):

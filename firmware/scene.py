@@ -15,6 +15,10 @@ LIGHT = bytes(1 if ((i // 27) + (i % 9) // 3) % 2 == 0 else 0 for i in range(81)
 _DUR = (0, 700, 900, 0, 800, 800, 700, 500, 900)
 _DIR = DIR_DELTA
 
+# Scene.op besides a turn-record op: no animation running, or a segment to begin on the next advance().
+OP_NONE = const(0)
+OP_PENDING = const(255)
+
 WIN_NONE = const(0)
 WIN_SUDDEN = const(1)  # sudden death: both lines pulse, play goes on
 WIN_OVER = const(2)  # game over: winners pulse, every other piece dims
@@ -52,7 +56,7 @@ class Scene:
         self.log_len = 0
         self.pos = 0  # start of the current segment in the log
         self.end = 0  # end of the current segment
-        self.op = 0  # op of the current segment; 0 = no animation running
+        self.op = OP_NONE  # op of the current segment (a turn-record op), OP_NONE or OP_PENDING
         self.t0 = 0
         self.dur = 0
         self.step = 0  # chain-reaction step being shown (1, 2, ...)
@@ -85,7 +89,7 @@ class Scene:
                 n += 1
         self.neggs = n
         self.nfx = 0
-        self.op = 0
+        self.op = OP_NONE
         self.hidden = False
         self.update_win(game)
         self.redraw()
@@ -134,11 +138,8 @@ class Scene:
         self.log_len = game.log_len
         self.pos = 0
         self.t0 = now
-        self.op = 255  # "begin the segment at pos on the next advance()"
+        self.op = OP_PENDING  # begin the segment at pos on the next advance()
         self.nfx = 0
-
-    def busy(self):
-        return self.op != 0
 
     def _mark(self, i, v):
         if not self.fx[i]:
@@ -151,7 +152,7 @@ class Scene:
         n = self.log_len
         p = self.pos
         if p >= n:
-            self.op = 0
+            self.op = OP_NONE
             return
         op = log[p]
         e = p + 3
@@ -236,17 +237,17 @@ class Scene:
 
         Ending a segment and starting the next one happen in different frames
         (each redraws a handful of cells): no frame pays for both."""
-        if self.op == 255:
+        if self.op == OP_PENDING:
             self._begin()
-            return self.op != 0
-        if self.op == 0:
+            return self.op != OP_NONE
+        if self.op == OP_NONE:
             return False
         if clock.ticks_diff(now, self.t0) < self.dur:
             return True
         self._apply()
         self.t0 = clock.ticks_add(self.t0, self.dur)  # exact segment grid, whatever the frame phase
         self.pos = self.end
-        self.op = 255
+        self.op = OP_PENDING
         return True
 
     # -- drawing --------------------------------------------------------------

@@ -38,46 +38,37 @@ class Store:
         return data
 
     def save(self):
-        """Write to a temp file, then rename over the old one, so a power cut leaves the old or the new file."""
-        tmp = self.path + ".tmp"
-        try:
-            with open(tmp, "w") as f:
-                json.dump(self.data, f)
-            try:
-                os.rename(tmp, self.path)
-            except OSError:
-                # Some filesystems refuse to rename over an existing file.
-                try:
-                    os.remove(self.path)
-                except OSError:
-                    pass
-                os.rename(tmp, self.path)
-            return True
-        except OSError:
-            return False  # flash full or read-only: play on without saving
+        """Write the data; False when the flash is full or read-only (play goes on without saving)."""
+        return write_atomic(self.path, json.dumps(self.data))
 
 
-def append_log(directory, name, text, keep=2048):
-    """Append `text` to a log file, keeping its last `keep` bytes; written as temp + rename."""
-    path = _join(directory, name)
-    old = ""
-    try:
-        with open(path) as f:
-            old = f.read()
-    except Exception:
-        old = ""
-    new = (old + text)[-keep:]
+def write_atomic(path, text):
+    """Write `text` to a temp file, then rename it over `path`: a power cut leaves the old or the new file, never half of one.
+    Returns False (and leaves the old file) when the filesystem refuses."""
     tmp = path + ".tmp"
     try:
         with open(tmp, "w") as f:
-            f.write(new)
+            f.write(text)
         try:
             os.rename(tmp, path)
         except OSError:
+            # Some filesystems refuse to rename over an existing file.
             try:
                 os.remove(path)
             except OSError:
                 pass
             os.rename(tmp, path)
+        return True
     except OSError:
-        pass
+        return False
+
+
+def append_log(directory, name, text, keep=2048):
+    """Append `text` to a log file, keeping its last `keep` bytes (written atomically)."""
+    path = _join(directory, name)
+    try:
+        with open(path) as f:
+            old = f.read()
+    except Exception:  # missing or unreadable: start a new log
+        old = ""
+    write_atomic(path, (old + text)[-keep:])

@@ -1,4 +1,4 @@
-"""Budgets of issue 3, measured on real MicroPython (deterministic wasm fuel, live heap): frame cost, no allocation per tick, heap."""
+"""Budgets measured on real MicroPython (deterministic wasm fuel, live heap): frame cost, no allocation in any hot path (heap locked), heap, ticks while the computer thinks."""
 import pytest
 
 from tools.bench import firmware as bf
@@ -22,3 +22,23 @@ def test_no_allocation_in_ticks_and_frames_and_heap_after_boot():
     assert h["anim_frames"] <= 64
     assert h["boot"] <= 40 * 1024
     assert h["turns"] == 10
+
+
+@pytest.mark.needs_node
+def test_hot_paths_run_with_the_heap_locked():
+    # Every path a tick can take: idle, a key press and its click, an animation with its sounds,
+    # a turn opening against hard, the ticks while it thinks, the menu, the key test.
+    res = bf.measure_locked()
+    assert len(res) >= 9
+    assert [label for label, r in res if r != "ok"] == []
+
+
+@pytest.mark.needs_node
+def test_the_thinking_computer_leaves_every_tick_short():
+    # Issue 10.6: a whole hard move used to run inside one tick (~0.65 s on an RP2040, frames stopped).
+    from tools.upy.fuel import FUEL_PER_US
+
+    ticks, starts = bf.measure_thinking()
+    assert len(ticks) == len(bf.THINK_POSITIONS)
+    assert all(len(v) >= 5 for v in ticks.values())  # sliced: many ticks per move
+    assert max(max(v) for v in ticks.values()) / FUEL_PER_US / 1000 <= bf.TICK_AIM_MS

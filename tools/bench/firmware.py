@@ -1,10 +1,12 @@
-"""Firmware benchmarks for `python -m tools.bench`: wasm fuel per rendered frame and per key scan, bytes allocated in hot paths, heap after boot and peak in a game."""
+"""Firmware benchmarks for `python -m tools.bench`: wasm fuel per rendered frame, per key scan and per tick while the hard computer thinks, heap-locked hot paths, heap after boot and peak in a game."""
 import os
 import sys
 
 from tools import ROOT
 
 FRAME_BUDGET = 300000  # fuel per frame (issue 3): ~4 ms on an RP2040, so 60 frames/s fit
+TICK_AIM_MS = 30  # longest tick while the computer thinks (issue 10.6), estimated RP2040 ms
+MOVE_AIM_MS = 1000  # the hard computer's move, ticks included
 HEAP_AIM = 40 * 1024
 
 # A game with a chain reaction on the board: the lesson "chain" position, then moves.
@@ -100,7 +102,8 @@ def measure_fuel():
 
 
 def _mpy_files():
-    """Device files as the deploy tool ships them (.mpy, bytecode only), plus the fakes as source."""
+    """Device files as the deploy tool ships them (.mpy, bytecode only), plus the fakes as source.
+    (boards.names() lists only *.py files, so guests here import boards.pico directly.)"""
     import subprocess
     import tempfile
 
@@ -128,13 +131,21 @@ def measure_heap(mode="2p"):
     from tools import upy
 
     res = {}
-    with upy.Session(files=_mpy_files(), timeout=600.0) as s:
+    files = _mpy_files()
+    # The fakes' own share, in a fresh interpreter of its own (the same objects in the game's
+    # interpreter would stay partly alive after a `del`: this port's GC is conservative).
+    with upy.Session(files=files, timeout=600.0) as s:
+        s.exec("import gc\nimport fakehw\nfrom boards import pico as cfg\nimport firmware.hw")
+        base = int(s.exec("gc.collect()\nprint(gc.mem_alloc())").strip())
+        s.exec("fb2 = fakehw.FakeBoard(cfg)\nhw2 = firmware.hw.build(cfg, fb2.Pin, fb2.NeoPixel, fb2.clock, PWM=fb2.PWM, entropy=fakehw.SeededEntropy(0))")
+        fake = int(s.exec("gc.collect()\nprint(gc.mem_alloc())").strip()) - base
+    with upy.Session(files=files, timeout=600.0) as s:
 
         def live():
             return int(s.exec("gc.collect()\nprint(gc.mem_alloc())").strip())
 
         s.exec(
-            "import gc\nimport fakehw, boards\ncfg = boards.load('pico')\n"
+            "import gc\nimport fakehw\nfrom boards import pico as cfg\n"
             # Keys are driven straight on the fake pads (no script parser in the guest),
             # so the samples are the firmware's heap, not the harness's.
             "def key(pad, ch):\n    fb.set_key(pad, ch, True)\n    for _ in range(8):\n        app.tick(); clock.now += 10\n"
@@ -143,11 +154,10 @@ def measure_heap(mode="2p"):
         )
         base = live()
         s.exec("import firmware.app\nimport firmware.hw\ndev = fakehw.VirtualDevice(cfg, mode=%r, keep_frames=False)\n"
-               "app = dev.app\nfb = dev.board\nclock = dev.clock" % mode)
+               "app = dev.app\nfb = dev.board\nclock = dev.clock\n"
+               # The fake's own record of buzzer changes would grow all game: not the firmware's heap.
+               "fb.tone = lambda freq, duty: None" % mode)
         boot = live()
-        s.exec("fb2 = fakehw.FakeBoard(cfg)\nhw2 = firmware.hw.build(cfg, fb2.Pin, fb2.NeoPixel, fb2.clock)")
-        fake = live() - boot
-        s.exec("del fb2, hw2")
         res["boot"] = boot - base - fake
         from tools.sim.fakehw import parse_script
         from firmware.entry import keys_for
@@ -198,6 +208,163 @@ def measure_heap(mode="2p"):
     return res
 
 
+# Middle-game positions of the shared random games (game, turn) where hard thinks longest.
+THINK_POSITIONS = ((2, 15), (0, 12), (1, 13), (3, 11), (5, 13), (2, 22))
+
+_THINK = _SETUP.replace("mode='2p'", "mode='hard'") + r"""
+from engine.notation import load
+def mark(label):
+    print('@@FUEL ' + label)
+
+mark('e0'); mark('e1')
+for k in range(len(POSITIONS)):
+    board, eggs = POSITIONS[k]
+    for label in ('warm', 'p%d' % k) if k == 0 else ('p%d' % k,):
+        load(app.game, board, eggs)
+        app.scene.set_board(app.game)
+        app.bots[1].reseed(k + 1)
+        mark('s' + label + '0')
+        app._new_turn(clock.ticks_ms())   # bot.start(): part of the frame that opens the turn
+        mark('s' + label + '1')
+        while app.thinking >= 0:
+            # A tick that overran is followed at once by the next one, and a frame is
+            # then due on every tick: 20 ms steps make every measured tick frame + slice.
+            clock.now += 20
+            mark(label + '0')
+            app.tick()
+            mark(label + '1')
+"""
+
+
+def _positions():
+    import json
+
+    from tools.conformance import CASES_DIR
+
+    games = json.loads((CASES_DIR / "random-games.json").read_text())
+    out = []
+    for g, t in THINK_POSITIONS:
+        e = games[g]["turns"][t]["expect"]
+        out.append((e["board"], e["eggs"]))
+    return out
+
+
+def measure_thinking():
+    """{position k: [fuel of each tick while hard thinks there]} and {k: fuel of the turn's bot.start()}."""
+    from tools.upy import fuel
+
+    code = "POSITIONS = %r\n" % (_positions(),) + _THINK
+    out, marks = fuel.measure(code, files=_files())
+    overhead = marks[1][1] - marks[0][1]
+    ticks = {}
+    starts = {}
+    begin = {}
+    for label, used in marks[2:]:
+        key, edge = label[:-1], label[-1]
+        if edge == "0":
+            begin[key] = used
+            continue
+        cost = used - begin[key] - overhead
+        if key.startswith("s"):
+            starts[key[1:]] = cost
+        else:
+            ticks.setdefault(key, []).append(cost)
+    ticks.pop("warm", None)
+    starts.pop("warm", None)
+    return ticks, starts
+
+
+# Hot paths run with micropython.heap_lock() on the official port, .mpy files: any allocation raises MemoryError.
+_LOCKED = r"""
+import micropython
+import fakehw
+from boards import pico as cfg
+from engine.notation import load
+from firmware.tutorial import LESSONS, setup
+from firmware import modes
+
+def device(mode):
+    global dev, app, clock, fb
+    dev = fakehw.VirtualDevice(cfg, mode=mode, keep_frames=False)
+    app = dev.app
+    clock = dev.clock
+    fb = dev.board
+    fb.tone = lambda freq, duty: None  # (the fake's own recording of buzzer changes allocates; the firmware's calls are measured)
+
+def ticks(n, step):
+    for _ in range(n):
+        app.tick()
+        clock.now += step
+
+def locked(label, n, step=10, until_done=False):
+    ticks(2, step)  # (first calls fill lookup caches)
+    micropython.heap_lock()
+    try:
+        if until_done:
+            while app.thinking >= 0:
+                app.tick()
+                clock.now += step
+        else:
+            ticks(n, step)
+        r = 'ok'
+    except MemoryError:
+        r = 'MemoryError'
+    micropython.heap_unlock()
+    print('@@LOCK', label, r)
+
+device('2p')
+locked('idle ticks, 2 players', 100)
+fb.set_key(0, '5', True)
+locked('key press: scan, debounce, click starts and ends', 10)
+fb.set_key(0, '5', False)
+locked('key release', 10)
+lesson = [x for x in LESSONS if x[0] == 'chain'][0]
+setup(app.game, lesson, [0] * 81)
+app.scene.set_board(app.game)
+app.entries[0].lock_cell(lesson[3]); app.entries[1].lock_cell(lesson[4])
+app.state = modes.S_COUNT
+app.t_state = clock.ticks_ms()
+ticks(46, 20)  # to the reveal (the frame that plays the turn is the engine's: tested there)
+locked('chain-reaction animation with capture and hatch sounds', 150, 20)
+device('hard')
+load(app.game, POSITION[0], POSITION[1])
+app.scene.set_board(app.game)
+def open_turn():
+    # (in a function: a new global assigned with the heap locked hangs this port instead of raising)
+    micropython.heap_lock()
+    try:
+        app._new_turn(clock.ticks_ms())
+        r = 'ok'
+    except MemoryError:
+        r = 'MemoryError'
+    micropython.heap_unlock()
+    print('@@LOCK a turn opens against hard (entries cleared, board copied, bot.start)', r)
+open_turn()
+locked('ticks while the hard computer thinks (bot slices + frames)', 0, 20, True)
+device('menu')
+locked('menu frames', 50)
+device('keytest')
+fb.set_key(1, '7', True)
+locked('key test: a key held on pad B', 20)
+fb.set_key(1, '7', False)
+locked('key test: released', 20)
+"""
+
+
+def measure_locked():
+    """[(hot path, "ok" or "MemoryError")] with the heap locked, on the official webassembly port."""
+    from tools import upy
+
+    code = "POSITION = %r\n" % (_positions()[0],) + _LOCKED
+    out = upy.run(code, files=_mpy_files(), timeout=600.0)
+    res = []
+    for line in out.splitlines():
+        if line.startswith("@@LOCK "):
+            label, r = line[7:].rsplit(" ", 1)
+            res.append((label, r))
+    return res
+
+
 def figures():
     """(label, value text) pairs for tools.bench."""
     from tools import upy
@@ -216,11 +383,25 @@ def figures():
                     "median %d, max %d fuel (~%.2f / %.2f ms on RP2040)" % (v[len(v) // 2], v[-1], ms(v[len(v) // 2]), ms(v[-1]))))
     out.append(("firmware: worst frame vs budget", "%d / %d fuel (%s)" % (worst, FRAME_BUDGET, "ok" if worst <= FRAME_BUDGET else "OVER")))
     out.append(("firmware: scan both pads, one idle tick (stub pins: firmware share)", "%d fuel (~%.2f ms per 10 ms tick)" % (f["stub"][0], ms(f["stub"][0]))))
+    ticks, starts = measure_thinking()
+    worst = max(max(v) for v in ticks.values())
+    moves = [sum(max(ms(x), 10.0) for x in v) + ms(starts[k]) for k, v in ticks.items()]
+    out.append(("firmware: longest tick while the hard computer thinks (bot slice + frame), %d positions" % len(ticks),
+                "%d fuel (~%.1f ms on RP2040; aim <= %d ms)" % (worst, ms(worst), TICK_AIM_MS)))
+    out.append(("firmware: the hard computer's move, sliced (ticks back to back, >= 10 ms each)",
+                "worst %.0f ms, mean %.0f ms over %d-%d ticks (aim <= %d ms)" % (
+                    max(moves), sum(moves) / len(moves), min(len(v) for v in ticks.values()),
+                    max(len(v) for v in ticks.values()), MOVE_AIM_MS)))
+    out.append(("firmware: bot.start() in the frame that opens a turn", "max %d fuel (~%.2f ms)" % (max(starts.values()), ms(max(starts.values())))))
     if upy.node_available():
         h = measure_heap()
         out.append(("firmware: heap after boot, 2 players (.mpy code + App state)", "%.1f KB" % (h["boot"] / 1024.0)))
         out.append(("firmware: peak live heap, scripted %d-turn game (sampled every 100 ms)" % h["turns"], "%.1f KB (aim <= %d KB)" % (h["peak"] / 1024.0, HEAP_AIM // 1024)))
         out.append(("firmware: bytes allocated by 50 idle ticks / 50 animation frames", "%d / %d" % (h["idle_ticks"], h["anim_frames"])))
+        locked = measure_locked()
+        bad = [label for label, r in locked if r != "ok"]
+        out.append(("firmware: hot paths under micropython.heap_lock() (%d paths)" % len(locked),
+                    "all ok" if not bad else "ALLOCATE: " + "; ".join(bad)))
         c = measure_heap("easy")
         out.append(("firmware: heap after boot / peak, vs computer (engine.bot loaded)", "%.1f KB / %.1f KB" % (c["boot"] / 1024.0, c["peak"] / 1024.0)))
     else:

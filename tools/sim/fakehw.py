@@ -190,6 +190,69 @@ class NeoPixelFactory:
         return FakeNeoPixel(pin, n, bpp, timing, board=self.board)
 
 
+# -- buzzer and entropy (firmware-core's section: contracts 2 and 3) ------------
+
+
+class FakePWM:
+    """Stands in for machine.PWM on the buzzer pin: freq(hz), duty_u16(d), deinit(); every change of
+    (freq, duty) is recorded on the board as (t_ms, freq, duty) in `board.tones`."""
+
+    def __init__(self, board, pin, freq=0, duty_u16=0):
+        self.board = board
+        self.pin = pin
+        self._freq = freq
+        self._duty = duty_u16
+        board.tone(freq, duty_u16)
+
+    def freq(self, hz=None):
+        if hz is None:
+            return self._freq
+        if not 8 <= hz <= 62500000:
+            raise ValueError("freq %r out of range" % (hz,))  # (the rp2 port's limits at 125 MHz)
+        self._freq = hz
+        self.board.tone(hz, self._duty)
+        return None
+
+    def duty_u16(self, d=None):
+        if d is None:
+            return self._duty
+        if not 0 <= d <= 65535:
+            raise ValueError("duty_u16 must be 0..65535, not %r" % (d,))
+        self._duty = d
+        self.board.tone(self._freq, d)
+        return None
+
+    def deinit(self):
+        self._duty = 0
+        self.board.tone(self._freq, 0)
+
+
+class PWMFactory:
+    """Stands in for the machine.PWM class, bound to one FakeBoard: PWM(pin, freq=..., duty_u16=...)."""
+
+    def __init__(self, board):
+        self.board = board
+
+    def __call__(self, pin, freq=0, duty_u16=0):
+        return FakePWM(self.board, pin, freq, duty_u16)
+
+
+class SeededEntropy:
+    """A seeded stand-in for the device's os.urandom entropy (firmware.hw.Hardware.entropy): each call
+    returns the next int 0 <= x < 2**30 of a fixed sequence, so the same seed plays the same games.
+    Small ints only (no allocation on MicroPython)."""
+
+    def __init__(self, seed):
+        self.x = (seed * 7 + 1) & 0x7FFFF
+
+    def _next(self):
+        self.x = (self.x * 1029 + 12345) & 0x7FFFF  # LCG mod 2**19, full period (1029 % 4 == 1, odd increment)
+        return self.x
+
+    def __call__(self):
+        return ((self._next() << 11) ^ self._next()) & 0x3FFFFFFF
+
+
 GND = "GND"  # the net a direct button closes to
 
 
@@ -236,6 +299,8 @@ class FakeBoard:
         self.on_frame = None  # callback(t_ms, wire_bytes)
         self.Pin = PinFactory(self)
         self.NeoPixel = NeoPixelFactory(self)
+        self.PWM = PWMFactory(self)
+        self.tones = []  # (t_ms, freq, duty) each time the buzzer's PWM changes
         kind = getattr(cfg, "KEYPAD_TYPE", "matrix3x4")
         self.pads = (
             PadModel(getattr(cfg, "PAD_A_TYPE", kind), cfg.PAD_A),
@@ -350,6 +415,11 @@ class FakeBoard:
         if p.pull == PinFactory.PULL_DOWN:
             return 0
         raise FloatingRead("%s read while nothing drives or pulls it: give it a pull" % _pin_name(pin_id))
+
+    def tone(self, freq, duty):
+        """Record a buzzer change (FakePWM)."""
+        if not self.tones or self.tones[-1][1] != freq or self.tones[-1][2] != duty:
+            self.tones.append((self.clock.elapsed(), freq, duty))
 
     def frame_written(self, buf):
         if self.on_frame is not None:
@@ -496,8 +566,9 @@ class VirtualDevice:
         self.frames = []  # (t_ms, wire bytes)
         self.on_frame = on_frame
         self.board.on_frame = self._frame
-        self.hw = build(cfg, self.board.Pin, self.board.NeoPixel, self.clock)
-        self.app = App(self.hw, cfg, mode=mode, seed=seed, store_dir=store_dir, bots=bots, trace=trace)
+        entropy = None if seed is None else SeededEntropy(seed)  # None: os.urandom, as on the device
+        self.hw = build(cfg, self.board.Pin, self.board.NeoPixel, self.clock, PWM=self.board.PWM, entropy=entropy)
+        self.app = App(self.hw, cfg, mode=mode, store_dir=store_dir, bots=bots, trace=trace)
         self.next_tick = self.clock.now
 
     def _frame(self, t, buf):

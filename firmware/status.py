@@ -1,0 +1,96 @@
+"""The two status LEDs (each player's entry, the game's phase, refusals, a thinking computer) and the score picture; they read the app, never change the game."""
+from engine._compat import const
+from engine import DRAW, EV_STEP
+from firmware.display import BLUE, WARM, AMBER, RED, FLASH, GREEN
+from firmware.entry import LOCKED, ENTERING
+from firmware.modes import M_MENU, S_TURN, S_COUNT, S_ANIM, S_SUDDEN, S_OVER, S_SHOW, S_HOLD
+from firmware.scene import tri
+
+ERR_MS = const(600)  # the refusal blink, identical for every refused entry
+COUNT_BEAT = const(300)  # countdown: 3 beats, then the reveal
+COUNT_BLINK = const(250)  # sudden death: one blink per winning turtle, this far apart
+SUDDEN_RED_MS = const(400)  # sudden death: red flashes first, then the counts
+
+
+class Status:
+    """Colour codes for status LED A (pad 0) and B (pad 1).
+
+    Secrecy: a code depends only on an entry's state (idle, entering,
+    locked), the refusal blink, whether a computer is thinking and the game's
+    phase, never on the digits typed. ~4-8k fuel per LED per frame.
+    """
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.err_until = [0, 0]
+        self.err_on = [False, False]
+
+    def error(self, pad, now):
+        """Start the refusal blink on that pad's LED."""
+        self.err_until[pad] = self.clock.ticks_add(now, ERR_MS)
+        self.err_on[pad] = True
+
+    def code(self, app, now, pad):
+        clock = self.clock
+        own = (BLUE if pad == 0 else WARM) << 4
+        if self.err_on[pad]:
+            if clock.ticks_diff(self.err_until[pad], now) > 0:
+                el = clock.ticks_diff(now, self.err_until[pad]) + ERR_MS
+                return (RED << 4 | 15) if (el // 100) & 1 == 0 else 0
+            self.err_on[pad] = False
+        st = app.state
+        el = clock.ticks_diff(now, app.t_state)
+        if app.mode == M_MENU:
+            if pad == 1:
+                # The volume: green brighter per step, dim red when muted.
+                v = app.sound.volume
+                return (GREEN << 4 | v * 5) if v else (RED << 4 | 3)
+            return GREEN << 4 | 8
+        if st == S_TURN:
+            if app.thinking == pad:
+                return own | (3 + ((now >> 6) & 3) * 4)  # thinking: a quick 4-step ramp (256 ms), unlike typing's breath
+            s = app.entries[pad].state()
+            if s == LOCKED:
+                return own | 15
+            if s == ENTERING:
+                return own | (4 + (tri(now, 0) >> 5))  # breathing: typing in progress
+            return own | 2
+        if st == S_COUNT:
+            return (FLASH << 4 | 15) if el % COUNT_BEAT < 120 else own | 15
+        if st == S_ANIM and app.scene.step >= 2 and app.scene.op == EV_STEP:
+            return GREEN << 4 | 15  # a chain reaction goes on to its next step
+        if st == S_SUDDEN:
+            if el < SUDDEN_RED_MS:
+                return (RED << 4 | 15) if (el // 100) & 1 == 0 else 0
+            # Then the counts: this LED blinks once per winning turtle of its player.
+            g = app.game
+            n = g.winning_black if pad == 0 else g.winning_white
+            k = el - SUDDEN_RED_MS
+            if k // COUNT_BLINK < n and k % COUNT_BLINK < 150:
+                return own | 15
+            return own | 1
+        if st == S_OVER:
+            r = app.game.result
+            if r == DRAW:
+                return AMBER << 4 | 8
+            if r == pad + 1:
+                return own | (4 + ((tri(now, 0) * 11) >> 8))
+            return 0
+        if st == S_SHOW or st == S_HOLD:
+            return GREEN << 4 | 8
+        return own | 2
+
+
+def render_score(disp, tally):
+    """The score picture for one mode: black's wins fill from the top-left, white's from the bottom-right, draws on the middle row.
+    `tally` is [black wins, white wins, draws], or None (an unscored mode: a dark board)."""
+    for i in range(81):
+        disp.put(i, 0)
+    if tally is None:
+        return
+    for i in range(min(tally[0], 36)):
+        disp.put(i, BLUE << 4 | 15)
+    for i in range(min(tally[1], 36)):
+        disp.put(80 - i, WARM << 4 | 15)
+    for i in range(min(tally[2], 9)):
+        disp.put(36 + i, AMBER << 4 | 12)
