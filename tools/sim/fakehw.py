@@ -567,7 +567,14 @@ class VirtualDevice:
         self.on_frame = on_frame
         self.board.on_frame = self._frame
         entropy = None if seed is None else SeededEntropy(seed)  # None: os.urandom, as on the device
-        self.hw = build(cfg, self.board.Pin, self.board.NeoPixel, self.clock, PWM=self.board.PWM, entropy=entropy)
+        if getattr(cfg, "PLATFORM", None) in ("circuitpython", "linux"):
+            # CircuitPython / Raspberry Pi boards: firmware/hw_circuitpython.py over Adafruit's real neopixel
+            # and fakes of CircuitPython's built-in modules (CPython only).
+            from tools.sim.circuitpython import hardware
+
+            self.cp, self.hw = hardware(cfg, self.board, entropy)
+        else:
+            self.hw = build(cfg, self.board.Pin, self.board.NeoPixel, self.clock, PWM=self.board.PWM, entropy=entropy)
         self.app = App(self.hw, cfg, mode=mode, store_dir=store_dir, bots=bots, trace=trace)
         self.next_tick = self.clock.now
 
