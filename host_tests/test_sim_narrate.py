@@ -205,3 +205,54 @@ def test_watching_the_firmware_allocates_nothing_between_turns_inside_micropytho
             "n = 0\nmicropython.heap_lock()\ntry:\n    for i in range(100):\n        dev.app.tick()\n        n += 1\n"
             "finally:\n    micropython.heap_unlock()\nprint('ticks', n, said)\n")
     assert upy.run(code, files=guest_files()).strip() == "ticks 100 ['2p']"
+
+
+RANDOM_GAMES = json.loads((CONFORMANCE / "random-games.json").read_text())
+
+
+def typed(case):
+    """The case's legal turns as a key script for both pads, and those turns."""
+    turns = []
+    for t in case["turns"]:
+        if "error" in t["expect"]:
+            break
+        turns.append(t)
+    return "".join("A move %s\nB move %s\nsync\n" % (t["black"], t["white"]) for t in turns), turns
+
+
+def engine_story(turns):
+    g, n = Game(), narrate.Narrator()
+    n.see(g)
+    out = []
+    for t in turns:
+        g.play(parse_square(t["black"]), parse_square(t["white"]))
+        out += list(n.see(g))
+    return out
+
+
+@pytest.mark.parametrize("case", RANDOM_GAMES, ids=[c["name"] for c in RANDOM_GAMES])
+def test_the_simulator_tells_each_typed_game_as_the_engine_records_it(case):
+    """Every shared random game typed through both pads: the firmware's narration, turn by turn, is the
+    narration of the engine's own record of those moves (collisions, captures, hatches, vanished eggs,
+    sudden death, the result)."""
+    from tools.sim import Device
+    script, turns = typed(case)
+    dev = Device(board="pico", mode="2p", seed=1)
+    dev.run_script(script)
+    dev.advance(3000)                                  # the last turn's animation, then its words
+    told = [(k, s) for _, k, s in dev.said if k != "mode"]
+    assert told == engine_story(turns)
+
+
+@pytest.mark.parametrize("kind", ["vanish", "sudden"])
+def test_headless_narrate_prints_vanished_eggs_and_sudden_death(kind):
+    case = next(c for c in RANDOM_GAMES if kind in {k for k, _ in engine_story(typed(c)[1])})
+    script, turns = typed(case)
+    r = subprocess.run([sys.executable, "-m", "tools.sim", "--headless", "--narrate", "--mode", "2p", "--seed", "1",
+                        "--script", "-"], input=script + "wait 3000\n", cwd=str(ROOT), capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr
+    printed = [re.sub(r"^@\s+[\d.]+ s  ", "", x) for x in r.stdout.splitlines() if x.startswith("@")][1:]
+    story = engine_story(turns)
+    assert printed == [s for _, s in story]
+    assert any(k == kind for k, _ in story)
