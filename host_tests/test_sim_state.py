@@ -177,6 +177,7 @@ def test_headless_without_a_seed_says_which_it_used(tmp_path, capsys):
     (["--sim", "--mode", "2p", "--level", "hard"], "has no computer"),
     (["--sim", "--mode", "easy", "--level", "hard"], "two different levels"),
     (["--sim", "--board", "nosuch"], "valid boards"),
+    (["--sim", "--seed", "abc"], "usage: ./wts play"),       # told by ./wts play itself, not by the simulator
 ])
 def test_play_refuses_contradictions_with_one_line(argv, msg, capsys):
     with pytest.raises(SystemExit) as e:

@@ -4,6 +4,7 @@ import sys
 
 import boards
 from firmware.modes import BOT_LEVELS
+from tools.sim.cli import seed_arg
 
 
 # What a player may ask the simulator for (the firmware's own mode names, firmware/modes.py).
@@ -34,7 +35,8 @@ def build_parser():
                                     "(default: guessed from USB, else pico); one of: " + ", ".join(boards.names()))
     ap.add_argument("--port", help="serial port of the board to deploy to (default: the one found on USB)")
     ap.add_argument("--sim", action="store_true", help="always use the simulator, even with a board attached")
-    ap.add_argument("--seed", help="replay a game: the seed the simulator showed (default: a fresh one every launch)")
+    ap.add_argument("--seed", type=seed_arg,
+                    help="replay a game: the seed the simulator showed (default: a fresh one every launch)")
     ap.add_argument("--runtime", choices=("cpython", "micropython", "rp2040"),
                     help="the simulator's runtime (default cpython; micropython runs the real interpreter and needs Node 20+; "
                          "rp2040 runs the exact Pico firmware image on an emulated RP2040)")
@@ -95,7 +97,7 @@ def main(argv=None):
     sim_args = ["--mode", mode]
     for flag, value in (("--board", args.board), ("--seed", args.seed), ("--runtime", args.runtime)):
         if value is not None:
-            sim_args += [flag, value]
+            sim_args += [flag, str(value)]
     if args.forget:
         sim_args.append("--forget")
     return cli.main(sim_args)
