@@ -299,3 +299,13 @@ def test_menu_labels_say_what_the_firmware_menu_does(key, label):
     dev.tap("A", key)
     dev.advance(300)
     assert dev.mode_now == picks[label]
+
+
+def test_key_test_mode_explains_itself_and_tab_leaves_it():
+    from tools.sim import Device
+    assert "Key test" in st._ESC.sub("", "\n".join(st.help_lines("keytest")))
+    dev = Device(board="pico", mode="keytest", seed=1)
+    f = st.KeyFeeder()
+    f.push("A", "*", hold_ms=st.KeyFeeder.LONG_MS)          # what Tab sends
+    st.advance(dev, f, 0, 2600)
+    assert dev.mode_now == "menu"

@@ -335,6 +335,10 @@ def help_lines(mode, numpad_hint=True, b_turned=True):
             b.append(dim + "  or the number pad by position" + rst)
             b.append(dim + "  (NumLock off, 0 = *, Enter = #)" + rst)
     head = []
+    if mode == "keytest":
+        head = [bold + "Key test: each key lights its place." + rst,
+                "Pad A top left, pad B bottom right (turned).",
+                "Hold * (Tab) for the menu.", ""]
     if mode in ("attract", "demo"):
         head = [bold + "The computer plays itself." + rst,
                 "Any key: the menu; # : the last mode.", ""]
