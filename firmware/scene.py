@@ -61,6 +61,7 @@ class Scene:
         self.dur = 0
         self.step = 0  # chain-reaction step being shown (1, 2, ...)
         self.hidden = False  # True while another picture (menu, score) owns the matrix
+        self.began = False  # the last advance() began a segment (its op is in `op`): the app's cue for a sound
 
     # -- static picture ---------------------------------------------------
     def static_code(self, i):
@@ -239,7 +240,9 @@ class Scene:
         (each redraws a handful of cells): no frame pays for both."""
         if self.op == OP_PENDING:
             self._begin()
+            self.began = True
             return self.op != OP_NONE
+        self.began = False
         if self.op == OP_NONE:
             return False
         if clock.ticks_diff(now, self.t0) < self.dur:

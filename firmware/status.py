@@ -3,8 +3,18 @@ from engine._compat import const
 from engine import DRAW, EV_STEP
 from firmware.display import BLUE, WARM, AMBER, RED, FLASH, GREEN
 from firmware.entry import LOCKED, ENTERING
-from firmware.modes import M_MENU, S_TURN, S_COUNT, S_ANIM, S_SUDDEN, S_OVER, S_SHOW, S_HOLD
 from firmware.scene import tri
+
+# Mode and phase numbers, folded copies of firmware/modes.py's (a global lookup per
+# use cost ~4k fuel per frame here); host_tests/test_modes.py checks them.
+_M_MENU = const(1)
+_S_TURN = const(0)
+_S_COUNT = const(1)
+_S_ANIM = const(2)
+_S_SUDDEN = const(3)
+_S_OVER = const(4)
+_S_SHOW = const(6)
+_S_HOLD = const(7)
 
 ERR_MS = const(600)  # the refusal blink, identical for every refused entry
 COUNT_BEAT = const(300)  # countdown: 3 beats, then the reveal
@@ -40,13 +50,13 @@ class Status:
             self.err_on[pad] = False
         st = app.state
         el = clock.ticks_diff(now, app.t_state)
-        if app.mode == M_MENU:
+        if app.mode == _M_MENU:
             if pad == 1:
                 # The volume: green brighter per step, dim red when muted.
                 v = app.sound.volume
                 return (GREEN << 4 | v * 5) if v else (RED << 4 | 3)
             return GREEN << 4 | 8
-        if st == S_TURN:
+        if st == _S_TURN:
             if app.thinking == pad:
                 return own | (3 + ((now >> 6) & 3) * 4)  # thinking: a quick 4-step ramp (256 ms), unlike typing's breath
             s = app.entries[pad].state()
@@ -55,11 +65,11 @@ class Status:
             if s == ENTERING:
                 return own | (4 + (tri(now, 0) >> 5))  # breathing: typing in progress
             return own | 2
-        if st == S_COUNT:
+        if st == _S_COUNT:
             return (FLASH << 4 | 15) if el % COUNT_BEAT < 120 else own | 15
-        if st == S_ANIM and app.scene.step >= 2 and app.scene.op == EV_STEP:
+        if st == _S_ANIM and app.scene.step >= 2 and app.scene.op == EV_STEP:
             return GREEN << 4 | 15  # a chain reaction goes on to its next step
-        if st == S_SUDDEN:
+        if st == _S_SUDDEN:
             if el < SUDDEN_RED_MS:
                 return (RED << 4 | 15) if (el // 100) & 1 == 0 else 0
             # Then the counts: this LED blinks once per winning turtle of its player.
@@ -69,14 +79,14 @@ class Status:
             if k // COUNT_BLINK < n and k % COUNT_BLINK < 150:
                 return own | 15
             return own | 1
-        if st == S_OVER:
+        if st == _S_OVER:
             r = app.game.result
             if r == DRAW:
                 return AMBER << 4 | 8
             if r == pad + 1:
                 return own | (4 + ((tri(now, 0) * 11) >> 8))
             return 0
-        if st == S_SHOW or st == S_HOLD:
+        if st == _S_SHOW or st == _S_HOLD:
             return GREEN << 4 | 8
         return own | 2
 

@@ -2,9 +2,8 @@
 import pytest
 
 from engine import parse_square, square_name
-from firmware import app as fwapp
 from firmware.entry import ENTERING, IDLE
-from firmware.modes import M_MENU, M_2P, S_TURN, S_COUNT, S_ANIM, S_SUDDEN
+from firmware.modes import M_MENU, M_2P, M_DEMO, S_TURN, S_COUNT, S_ANIM, S_SUDDEN
 from tools.sim.fakehw import VirtualDevice, parse_script, FakeBoard
 from firmware_helpers import Cfg, RANDOM_GAMES, play_case, lesson_device, lesson_moves
 
@@ -133,7 +132,7 @@ def test_demo_mode_soak_plays_games_back_to_back():
         dev.advance(10000)
         # Whenever a turn waits for moves, the picture must match the board exactly.
         for _ in range(100):
-            if app.state == S_TURN and app.mode == fwapp.M_DEMO:
+            if app.state == S_TURN and app.mode == M_DEMO:
                 break
             dev.advance(20)
         if app.state == S_TURN:

@@ -14,7 +14,7 @@ _SETUP = r"""
 import gc
 import fakehw, boards
 from firmware.tutorial import LESSONS, setup
-from firmware import app as A
+from firmware import modes as M
 cfg = boards.load('pico')
 dev = fakehw.VirtualDevice(cfg, mode='2p', keep_frames=False)
 app = dev.app
@@ -48,7 +48,7 @@ for label in ('warm', 'anim'):
     setup(app.game, lesson, [0] * 81)
     app.scene.set_board(app.game)
     app.entries[0].lock_cell(lesson[3]); app.entries[1].lock_cell(lesson[4])
-    app.state = A.S_COUNT
+    app.state = M.S_COUNT
     app.t_state = clock.ticks_ms()
     frames(label, 320)
 # 3. full brightness on a full board: the power cap is active
@@ -181,7 +181,7 @@ def measure_heap(mode="2p"):
         res["turns"] = int(s.exec("print(app.game.turns)").strip())
         out = s.exec(
             "from firmware.tutorial import LESSONS, setup\n"
-            "from firmware import app as A\n"
+            "from firmware import modes as M\n"
             "clock = dev.clock\n"
             "gc.collect(); gc.disable()\n"
             "a0 = gc.mem_alloc()\n"
@@ -192,7 +192,7 @@ def measure_heap(mode="2p"):
             "app.scene.set_board(app.game)\n"
             "app.game.play(lesson[3], lesson[4])\n"
             "app.scene.start_turn(app.game, clock.ticks_ms())\n"
-            "app.state = A.S_ANIM\n"
+            "app.state = M.S_ANIM\n"
             "b0 = gc.mem_alloc()\n"
             "for _ in range(50):\n"
             "    now = clock.ticks_ms()\n"
