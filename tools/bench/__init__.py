@@ -4,7 +4,7 @@ import importlib
 import sys
 import time
 
-PARTS = ("engine", "firmware", "bot", "web", "circuitpython", "rp2040")
+PARTS = ("engine", "firmware", "bot", "web", "circuitpython", "rp2040", "memory")
 
 
 def main(argv=None):

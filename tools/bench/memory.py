@@ -1,0 +1,78 @@
+"""Memory figures for tools.bench: heap the game's imports need on the official Pico firmware (emulated RP2040, fixed heap), deployed as .mpy and as mip's .py sources, and the margin left."""
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from tools import ROOT
+
+STEP = 2048  # bytes: the search stops when the answer is known this closely
+
+# One trial in a fresh interpreter: hold `n` bytes, then import what main.py
+# imports (the bot too: it is loaded when the computer plays). Compiling .py
+# needs transient heap that gc.mem_alloc() samples cannot see; leaving less
+# and less free until the imports fail measures it.
+_TRIAL = """
+import gc
+gc.collect()
+f0 = gc.mem_free()
+try:
+    b = bytearray(%d)
+    import firmware.launcher, firmware.app, engine.bot
+    r = 1
+except MemoryError:
+    r = 0
+b = None
+print('@J', [r, f0])
+"""
+
+
+def needed(pico):
+    """(free heap in a fresh interpreter, bytes the imports need) by bisecting the largest ballast that still imports."""
+    from tools.rp2040.probe import guest_json
+
+    lo, hi, free = 0, 256 * 1024, None
+    while hi - lo > STEP:
+        mid = (lo + hi) // 2
+        ok, free = guest_json(pico, _TRIAL % mid)
+        if ok:
+            lo = mid
+        else:
+            hi = mid
+    return free, free - lo
+
+
+def _as_mip_left_it(pico):
+    # What `mpremote mip install --target /` leaves: the .py sources at the root, no lib/ .mpy.
+    mp = [sys.executable, "-m", "mpremote", "connect", pico.url]
+    subprocess.run(mp + ["exec", "import os\ndef rm(d):\n    for e in os.ilistdir(d):\n        p = d + '/' + e[0]\n"
+                         "        rm(p) if e[1] == 0x4000 else os.remove(p)\n    os.rmdir(d)\nrm('/lib')\n"
+                         "os.mkdir('/engine')\nos.mkdir('/firmware')"], check=True, capture_output=True, timeout=300)
+    args = []
+    for d in ("engine", "firmware"):
+        for p in sorted((ROOT / d).glob("*.py")):
+            args += ["fs", "cp", str(p), ":%s/%s" % (d, p.name), "+"]
+    subprocess.run(mp + args[:-1], check=True, capture_output=True, timeout=1800)
+
+
+def figures():
+    from tools.rp2040 import Pico, deployed_image, uf2_problem
+
+    why = uf2_problem()
+    if why is not None:
+        return [("memory", "skipped: " + why)]
+    tmp = Path(tempfile.mkdtemp(prefix="bench-memory-"))
+    try:
+        with Pico(flash=deployed_image(tmp / "deployed.img")) as pico:
+            free, mpy = needed(pico)
+            _as_mip_left_it(pico)
+            _, py = needed(pico)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    kb = lambda n: "%.1f KB" % (n / 1024.0)
+    return [
+        ("memory: Pico heap free in a fresh interpreter (official v1.27.0, emulated)", kb(free)),
+        ("memory: heap the imports need, .mpy from tools.deploy / margin left", "%s / %s" % (kb(mpy), kb(free - mpy))),
+        ("memory: heap the imports need, mip's .py compiled on the board / margin left", "%s / %s" % (kb(py), kb(free - py))),
+    ]
