@@ -32,7 +32,7 @@ class Menu:
     def key(self, app, ch, now):
         """Act on key `ch`: may change the app's mode or a saved setting."""
         if "1" <= ch <= "6":
-            app.set_mode(_PICK[ord(ch) - 49])
+            app.set_mode(_PICK[ord(ch) - ord("1")])
         elif ch == "7" or ch == "8":
             b = brightness_index(app.disp.brightness) + (1 if ch == "8" else -1)
             if 0 <= b < len(BRIGHTNESS_LEVELS):

@@ -1,0 +1,42 @@
+"""The firmware core on the emulated Pico (the official MicroPython v1.27 firmware on rp2040js is the judge): the key click is PWM at 2-4 kHz, and an interrupt (as mpremote and the deploy tool send it) leaves every LED dark."""
+import shutil
+
+import pytest
+
+from firmware import sound
+from tools.rp2040 import Pico
+
+pytestmark = pytest.mark.usefixtures("needs_uf2")
+
+
+@pytest.fixture(scope="module")
+def pico(rp2_image, tmp_path_factory):
+    img = tmp_path_factory.mktemp("rp2040-fwcore") / "flash.img"
+    shutil.copy(rp2_image, img)
+    with Pico(flash=img) as p:
+        yield p
+
+
+def test_a_key_press_clicks_through_the_pwm_at_3_5_khz(pico):
+    pico.wait_frames(3)  # the game runs (attract mode)
+    t0 = pico.now_ns()
+    base = pico.schedule([(0, "A", "5", True), (120, "A", "5", False)])
+    pico.run_until(base + 400 * 1000000)
+    tones = [e for e in pico.buzzer(since_ns=t0) if e[1] == "pwm" and e[3]]
+    assert tones, pico.buzzer(since_ns=t0)
+    hz = sound.SOUNDS[sound.KEY][0]
+    on = [e for e in tones if abs(e[2] - hz) < hz * 0.01]
+    assert on, tones  # the click's pitch, measured from the pin's PWM registers
+    assert 2000 <= on[0][2] <= 4000
+    assert abs(on[0][3] - sound.VOLUMES[2] / 65535) < 0.01  # the default volume's duty
+    assert (on[0][0] - base) / 1e6 < 40  # within a few scans of the contact closing
+
+
+def test_an_interrupt_leaves_every_led_dark(pico):
+    # Before: Ctrl-C (mpremote's raw REPL, a deploy) stopped the game with its last frame lit.
+    fr = pico.wait_frames(5, since=pico.stats()["frames"])
+    assert any(max(f.data) > 0 for f in fr)  # the board is lit while the game runs
+    pico.exec("print(1)")  # enters the raw REPL: Ctrl-C into main.py
+    pico.run_for(100)
+    last = pico.frames()[-1]
+    assert max(last.data) == 0, "LEDs still lit after the interrupt"
