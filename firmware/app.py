@@ -8,7 +8,7 @@ from firmware.keypad import EventRing, DOWN, PAD_B
 from firmware.modes import MODE_NAMES, BOT_LEVELS, SCORED, mode_number
 from firmware.modes import S_TURN  # noqa: F401  (re-exported: tools/rp2040/probe.py imports it from here)
 from firmware.settings import BRIGHTNESS_LEVELS, SAFE_BRIGHTNESS, SETTINGS_DEFAULTS, SCORE_DEFAULTS
-from firmware.sound import Sound, KEY, REFUSE, BEAT, REVEAL, CAPTURE, HATCH, WIN, DRAW as SND_DRAW, SUDDEN
+from firmware.sound import Sound, VOLUMES, KEY, REFUSE, BEAT, REVEAL, CAPTURE, HATCH, WIN, DRAW as SND_DRAW, SUDDEN
 from firmware.status import Status, render_score, COUNT_BEAT, COUNT_BLINK
 
 # Mode and phase numbers. Their home is firmware/modes.py; they are copied here as
@@ -92,7 +92,7 @@ class App:
             b = st["brightness"]
             if 0 <= b < len(BRIGHTNESS_LEVELS):
                 self.disp.set_brightness(BRIGHTNESS_LEVELS[b])
-            if 0 <= st["volume"] <= 3:
+            if 0 <= st["volume"] < len(VOLUMES):
                 volume = st["volume"]
         if safe:
             self.disp.set_brightness(SAFE_BRIGHTNESS)
@@ -121,8 +121,7 @@ class App:
         now = self.clock.ticks_ms()
         self.t_state = now
         self.t_key = now
-        self.ring.clear()
-        self.sound.stop()
+        self.ring.clear()  # (a sound playing goes on: the click of the key that chose this mode)
         self.thinking = -1
         self.bots[0] = None
         self.bots[1] = None

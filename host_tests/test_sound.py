@@ -157,3 +157,15 @@ def test_menu_volume_key_cycles_mutes_and_is_saved(tmp_path):
     assert _sounds_between(dev, t0) == []
     again = VirtualDevice(Cfg(), mode="2p", store_dir=str(tmp_path))
     assert again.app.sound.volume == 0
+
+
+def test_the_key_that_changes_the_mode_still_clicks_whole():
+    # The mode change used to stop the sound in the same tick as the press: a silent click.
+    dev = VirtualDevice(Cfg(), mode="menu")
+    t0 = dev.clock.now
+    dev.run(parse_script("A 1\nwait 100"))
+    assert dev.app.mode == 2
+    tones = [(t, f, d) for t, f, d in dev.board.tones if t >= t0]
+    on = [t for t, f, d in tones if d and f == SOUNDS[S.KEY][0]]
+    off = [t for t, f, d in tones if not d and on and t > on[0]]
+    assert on and off and off[0] - on[0] >= SOUNDS[S.KEY][1]
