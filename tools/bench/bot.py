@@ -7,12 +7,13 @@ from tools.conformance import CASES_DIR
 
 from tools import ROOT
 GAMES = CASES_DIR / "random-games.json"
-FUEL_PER_US = 75  # RP2040 at 125 MHz (DEVELOPERS.md)
+from tools.upy.fuel import FUEL_PER_US  # the one home of the fuel-to-RP2040-time ratio (measured)
 # A move is sliced across ticks (engine.bot.SLICE_UNITS per tick), so a move
 # may take several frames; hard's whole move must stay within 1 s of RP2040
 # time, one slice within ~20 ms so the display never stutters.
-TARGETS = {"easy": 7_500_000, "medium": 37_500_000, "hard": 75_000_000}  # 0.1 s, 0.5 s, 1 s
-SLICE_TARGET = 1_500_000
+TARGET_MS = {"easy": 100, "medium": 500, "hard": 1000}  # a whole move, in RP2040 time
+TARGETS = {lv: ms * 1000 * FUEL_PER_US for lv, ms in TARGET_MS.items()}
+SLICE_TARGET = 20 * 1000 * FUEL_PER_US  # one slice: ~20 ms, so the display never stutters
 HEAP_TARGET = 16 * 1024  # bytes held by the module and a hard Bot
 SAMPLE = None  # positions per level: None = all (~1,240; ~25 s for the three levels)
 RECHECK = 6  # the worst positions per level, measured again in other heap layouts

@@ -20,6 +20,7 @@ DEFAULT_PAIRINGS = (
     "easy-greedy",
     "hard-matrix1",
     "exploiter-hard",
+    "matrix1-greedy",
     "hard-medium",
     "hard-easy",
     "medium-easy",
