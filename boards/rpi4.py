@@ -24,6 +24,7 @@ GAMMA = 2.2
 STATUS_LEDS = (81, 82)
 # Power: the Pi and the strip share the official 5.1 V 3 A supply (strip 5 V
 # from header pin 2 or 4); the budget keeps 500 mA of it in reserve.
+SUPPLY_NOTE = "5 V: the Pi's own 5.1 V 3 A supply, from header pin 2 or 4"   # for the wiring diagram
 CURRENT_BUDGET_MA = 2500
 MA_PER_CHANNEL = 20
 IDLE_MA_PER_LED = 1

@@ -143,7 +143,7 @@ def draw_wiring(board):
     _wire(d, [(mcu_x1 + 4, 236), (x_rail_end, 236)], BLACK, 6)
     d.text((x_rail_end - 4, 172), "+5 V", font=font(18, True), fill=RED, anchor="rm")
     d.text((x_rail_end - 4, 256), "GND", font=font(18, True), fill=BLACK, anchor="rm")
-    d.text((mcu_x1 + 70, 172), "5 V supply: USB into the board, or a 5 V adapter on this rail",
+    d.text((mcu_x1 + 70, 172), getattr(board, "SUPPLY_NOTE", "5 V supply: USB into the board, or a 5 V adapter on this rail"),
            font=font(16), fill=(120, 60, 50), anchor="lm")
 
     # Level shifter: the MCU's 3.3 V data is too low a "high" for WS2812s fed with 5 V.
