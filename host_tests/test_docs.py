@@ -56,7 +56,7 @@ import sys  # noqa: E402
 # The programs a README command may start with. Bare `python`/`python3` are not
 # among them: stock Debian/Ubuntu have no `python`, and `python3` lacks the
 # project's packages; commands run as `./wts ...` or `.venv/bin/python -m ...`.
-PROGRAMS = ("./wts", ".venv/bin/python", "mpremote", "sudo", "cp", "git")
+PROGRAMS = ("./wts", ".venv/bin/python", ".venv/bin/mpremote", "mpremote", "sudo", "cp", "git")
 # Example values for the README's placeholders (capitals), so those commands run too.
 PLACEHOLDERS = {"MODE": "2p", "NAME": "pico", "N": "4711"}
 OUTPUT_FLAGS = ("--gif", "--png", "--out", "--frames")
@@ -93,7 +93,7 @@ def plan(cmd, tmp):
     """How the test runs one README command: (argv or shell string, why not as written) or (None, reason to skip)."""
     words = shlex.split(cmd)
     words = [PLACEHOLDERS.get(w, w) for w in words]
-    if words[0] in ("sudo", "mpremote", "git"):
+    if words[0] in ("sudo", "mpremote", ".venv/bin/mpremote", "git"):
         return None, "needs root, hardware or the network"
     if words[0] == "cp" or "myboard" in words:
         return None, "needs the copied board file: test_sim_boards.py runs these in a copy of the checkout"
@@ -105,8 +105,10 @@ def plan(cmd, tmp):
     tool, args = words[2], words[3:]
     if tool == "tools.sim" and "--headless" not in args or "serve" in args:
         return words + ["--help"], "interactive or a server: checked with --help"
-    if tool in ("tools.deploy", "tools.bench", "tools.tournament", "tools.vboard", "tools.botserver", "esptool") \
-            and "--manifest" not in args and "|" not in cmd:
+    # Hardware, minutes of work, or a server that runs until stopped (the emulated Pico, the virtual board).
+    if tool in ("tools.deploy", "tools.bench", "tools.tournament", "tools.vboard", "tools.upy.vboard", "tools.rp2040",
+                "tools.botserver", "esptool") \
+            and "--manifest" not in args and "|" not in cmd and "<" not in cmd:   # fed from a file: runs as written
         return words + ["--help"], "needs hardware or takes minutes: checked with --help"
     # Outputs go to the test's folder, never over the checked-in pictures.
     for i, w in enumerate(args):
@@ -152,7 +154,7 @@ def test_readme_command_runs(line, cmd, raw, tmp_path, node_state):
             pytest.skip(node_state)
     env = dict(os.environ, XDG_STATE_HOME=str(tmp_path / "state"))
     r = subprocess.run(run, shell=isinstance(run, str), cwd=str(ROOT), capture_output=True, text=True,
-                       timeout=600, env=env, stdin=subprocess.DEVNULL)
+                       timeout=300, env=env, stdin=subprocess.DEVNULL)
     assert r.returncode == 0, "README line %d: %s\n%s%s" % (line, cmd, r.stdout[-2000:], r.stderr[-2000:])
     # A quoted output in the command's comment ("67 passed, 0 failed") must be what it prints.
     for want in re.findall(r'#.*?"([^"]+)"', raw):
