@@ -309,6 +309,9 @@ def test_settings_survive_a_reload(driver, url):
     tap(driver, 0, "5")  # any key but # opens the menu from attract mode
     advance(driver, 200)
     assert driver.find_element("id", "mode").text.lower() == "menu"
+    from tools.sim import terminal
+    shown = driver.find_element("id", "menuitems").text.split("\n")
+    assert shown == [x for item in terminal.menu_items() for x in item]  # the menu's keys and labels beside the matrix
     before = lit_brightness_dots()
     tap(driver, 0, "8")  # brighter
     advance(driver, 600)

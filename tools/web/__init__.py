@@ -88,6 +88,13 @@ def _mode_names():
     return MODE_NAMES
 
 
+def _menu_items():
+    """[(key, label)] of the device's menu, as the terminal simulator lists them (firmware/menu.py LABELS when it has them)."""
+    from tools.sim import terminal
+
+    return terminal.menu_items()
+
+
 def _computer_modes():
     """Modes in which pad B is the computer's seat (firmware.modes.BOT_LEVELS)."""
     from firmware.modes import BOT_LEVELS
@@ -154,6 +161,7 @@ def build(out=DEFAULT_OUT, board="pico", log=print, compiled=True):
         "modeTitles": mode_titles(),
         "modes": list(_mode_names()),
         "computerModes": list(_computer_modes()),
+        "menu": [list(item) for item in _menu_items()],
     }
     put("site.json", (json.dumps(site, indent=1, sort_keys=True) + "\n").encode())
     log("built the browser edition for board %s in %s (%d files; the %d device files are inside site.json)"

@@ -167,6 +167,7 @@ function publicState() {
     table.classList.toggle("opposite", rot === "1");
     table.classList.toggle("side", rot !== "1");
     table.classList.toggle("computer", site.computerModes.includes(m)); // pad B is the computer's seat: its keys are ignored
+    document.getElementById("menuhelp").hidden = m !== "menu";
   }
   const lines = py.narration();
   if (lines) {
@@ -258,6 +259,14 @@ for (const pad of [0, 1]) {
   };
   for (const t of ["pointerup", "pointercancel", "pointerleave"]) el.addEventListener(t, up);
   el.addEventListener("contextmenu", (e) => e.preventDefault());
+}
+const menuList = document.getElementById("menuitems"); // the device's menu, as the terminal simulator lists it
+for (const [k, label] of site.menu) {
+  const dt = document.createElement("dt");
+  dt.textContent = k;
+  const dd = document.createElement("dd");
+  dd.textContent = label;
+  menuList.append(dt, dd);
 }
 const keymap = site.keymap; // tools/sim/terminal.py's two keyboard halves
 function keyEvent(e, isDown) {
