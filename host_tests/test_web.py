@@ -486,3 +486,18 @@ def test_a_firmware_crash_is_logged_shown_red_and_restarted(driver, url):
     assert driver.execute_script("return wts.waiting()")
     advance(driver, 300)
     assert "crash 1" in driver.execute_script("return localStorage.getItem('wts:error.log')")
+
+
+def test_cli_builds_and_refuses_a_bad_board_in_one_line(tmp_path):
+    import subprocess
+    import sys
+    if not all((web.PORT_DIR / f).is_file() for f in web.PORT_FILES):
+        _need_browser()
+    r = subprocess.run([sys.executable, "-m", "tools.web", "build", "--out", str(tmp_path / "s")], cwd=str(ROOT),
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "built the browser edition" in r.stdout
+    assert sorted(p.name for p in (tmp_path / "s").iterdir()) == sorted(web.PAGE_FILES + web.PORT_FILES + ("site.json",))
+    r = subprocess.run([sys.executable, "-m", "tools.web", "build", "--board", "nope", "--out", str(tmp_path / "t")],
+                       cwd=str(ROOT), capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "unknown board 'nope'" in r.stderr
+    assert not (tmp_path / "t").exists()
