@@ -189,7 +189,7 @@ def test_keymap_is_the_terminal_simulators(site):
 
 
 def test_build_refuses_unknown_board_and_foreign_folder(tmp_path):
-    with pytest.raises(web.WebBuildError, match="unknown board 'nope'"):
+    with pytest.raises(web.WebBuildError, match="unknown board 'nope'; valid boards: .*pico"):
         web.build(tmp_path / "x", board="nope", log=lambda *a: None)
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "notes.txt").write_text("keep me")

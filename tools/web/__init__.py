@@ -2,7 +2,6 @@
 import base64
 import hashlib
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -34,9 +33,7 @@ def device_files(board="pico", compiled=True):
 
     from tools import deploy
 
-    names = deploy.board_names()
-    if board not in names:
-        raise WebBuildError("unknown board %r: choose one of %s (the files in boards/)" % (board, ", ".join(names)))
+    _board_cfg(board)  # an unknown name is refused here, naming the valid ones
     out = {}
     if compiled:
         exe, _ = deploy.mpy_cross_for(*PORT_MPY)
@@ -71,15 +68,13 @@ def screen_facts(board="pico"):
 
 
 def _board_cfg(board):
-    import importlib.util
+    """The board file as a module (contract 7: boards.load finds boards from the files in boards/)."""
+    import boards
 
-    from tools import deploy
-
-    path = deploy.board_file(board)
-    spec = importlib.util.spec_from_file_location("board_" + board, str(path))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    try:
+        return boards.load(board)
+    except ValueError as e:
+        raise WebBuildError(str(e))
 
 
 def _mode_names():
