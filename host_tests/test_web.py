@@ -501,3 +501,15 @@ def test_cli_builds_and_refuses_a_bad_board_in_one_line(tmp_path):
                        cwd=str(ROOT), capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "unknown board 'nope'" in r.stderr
     assert not (tmp_path / "t").exists()
+
+
+def test_a_source_build_boots_too(driver, tmp_path):
+    web.build(tmp_path / "web", log=lambda *a: None, compiled=False)
+    srv, u = web.serve_in_thread(tmp_path / "web")
+    try:
+        log = open_page(driver, u, "?mode=2p&clock=manual&seed=1")
+        assert driver.find_element("id", "mode").text.lower() == "two players"
+        assert [e for e in log if e["level"] == "SEVERE"] == []
+    finally:
+        srv.shutdown()
+        srv.server_close()
