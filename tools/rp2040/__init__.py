@@ -140,16 +140,25 @@ def strip_order(cfg):
 def deployed_image(dest, board="pico", uf2=None, log=None):
     """Make `dest`: a fresh flash image from the UF2 with the game installed by tools.deploy (over the USB
     serial, as on a board), after the reset deploy ends with. Returns dest as a Path."""
-    from tools import deploy
-
     dest = Path(dest)
     if dest.exists():
         dest.unlink()
     with Pico(uf2=uf2 or default_uf2(), flash=dest, board=board) as pico:
         n = len(pico.events())
-        deploy.deploy(board, port=pico.url, log=log or (lambda *a: None))
+        quiet_deploy(board, pico.url, log)
         pico.wait_event("reset", since=n, timeout=60)
     return dest
+
+
+def quiet_deploy(board, url, log=None):
+    """tools.deploy to the emulated Pico; mpremote's own prints (its raw-REPL retries print the bytes seen) are dropped."""
+    import contextlib
+    import io
+
+    from tools import deploy
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        return deploy.deploy(board, port=url, log=log or (lambda *a: None))
 
 
 class Pico:

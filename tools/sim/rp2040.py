@@ -38,7 +38,7 @@ class Rp2040Device:
             fresh = flash is None or not os.path.exists(flash)
             self.pico = Pico(uf2=rp2040.default_uf2() if fresh else None, flash=flash, board=board)
             n = len(self.pico.events())
-            deploy.deploy(board, port=self.pico.url, log=lambda *a: None)
+            rp2040.quiet_deploy(board, self.pico.url)
             self.pico.wait_event("reset", since=n, timeout=60)
             if mode != "attract":
                 self.pico.exec(
