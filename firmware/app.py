@@ -250,10 +250,14 @@ class App:
         self.sound.tick(now)
         if self.thinking >= 0:
             self._think()
-        if clock.ticks_diff(now, self.next_frame) >= 0:
-            self.frame(now)
+        t = self.next_frame
+        if clock.ticks_diff(now, t) >= 0:
+            # The frame is drawn for its scheduled time, not for the ms the tick happened to
+            # start in: a key scan that costs a few us more (it stops at the first low column)
+            # must not move a breathing LED by one level (secrecy; the emulated Pico saw it).
+            self.frame(t)
             period = FRAME_MS if self.thinking < 0 else _THINK_FRAME_MS
-            nf = clock.ticks_add(self.next_frame, period)
+            nf = clock.ticks_add(t, period)
             if clock.ticks_diff(now, nf) >= 0:
                 nf = clock.ticks_add(now, period)  # fell behind: no burst of catch-up frames
             self.next_frame = nf
