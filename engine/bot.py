@@ -296,7 +296,6 @@ class Bot:
         self.level = level
         (self._kr, self._kc, self._iters, self._noise, self._threats,
          self._ant) = _PARAMS[level]
-        self.poll = None  # deprecated (slicing replaces it): called between choose()'s slices
         self._hi = 0
         self._lo = 0
         self.reseed(seed)
@@ -371,13 +370,10 @@ class Bot:
         arrive.
         """
         self.start(game, color)
-        poll = self.poll
-        while True:
+        c = self.step(SLICE_UNITS)
+        while c < 0:
             c = self.step(SLICE_UNITS)
-            if c >= 0:
-                return c
-            if poll is not None:
-                poll()
+        return c
 
     def start(self, game, color):
         """Begin a move for `color` in `game`'s position (read now, never again). ValueError if there is none."""
