@@ -344,7 +344,7 @@ def test_buzzer_key_click_is_a_2_to_4_khz_pwm_tone_that_ends():
 
 
 def test_pwm_without_variable_frequency_would_be_refused():
-    rt = Runtime(Cfg())
+    rt = Runtime(Cfg(), FakeBoard(Cfg()))
     pwm = rt.pwmio.PWMOut(rt.board.MISO, frequency=2000, duty_cycle=0)
     with pytest.raises(AttributeError, match="variable_frequency"):
         pwm.frequency = 3000
@@ -383,7 +383,7 @@ def test_ticks_add_wraps_and_every_value_stays_a_small_int():
 
 
 def test_fake_supervisor_ticks_wrap_at_2_pow_29():
-    rt = Runtime(Cfg())
+    rt = Runtime(Cfg(), FakeBoard(Cfg()))
     rt.clock.now = rt.clock.lead - 1
     before = rt.ticks_ms()
     rt.clock.now += 2
@@ -395,7 +395,7 @@ def test_fake_supervisor_ticks_wrap_at_2_pow_29():
 
 def test_read_only_circuitpy_plays_on_and_says_so(tmp_path, capsys):
     cfg = Cfg(STORAGE_DIR="/")
-    rt = Runtime(cfg, readonly=True)
+    rt = Runtime(cfg, FakeBoard(cfg), readonly=True)
     frames = []
     rt.fb.on_frame = lambda t, buf: frames.append((rt.clock.now, bytes(buf)))
     ticks = []
@@ -410,7 +410,7 @@ def test_read_only_circuitpy_plays_on_and_says_so(tmp_path, capsys):
 
 def test_writable_store_gives_no_read_only_notice(tmp_path, capsys):
     cfg = Cfg(STORAGE_DIR=str(tmp_path))
-    rt = Runtime(cfg)
+    rt = Runtime(cfg, FakeBoard(cfg))
     m = rt.modules()
     del m["storage"]  # a Raspberry Pi: no storage module, the directory is probed
     ticks = []
@@ -445,7 +445,7 @@ def test_a_whole_game_on_read_only_storage_saves_nothing_and_plays_on(tmp_path, 
 @pytest.mark.parametrize("held,remounted", [(True, True), (False, False)])
 def test_boot_py_remounts_writable_only_with_5_held(held, remounted):
     cfg = Cfg()
-    rt = Runtime(cfg)
+    rt = Runtime(cfg, FakeBoard(cfg))
     if held:
         rt.fb.set_key(0, cp.WRITE_KEY, True)
     rt.in_boot = True
@@ -457,14 +457,14 @@ def test_boot_py_remounts_writable_only_with_5_held(held, remounted):
 
 def test_boot_py_never_raises_on_a_bad_pin(capsys):
     cfg = Cfg(PAD_A={"part": "adafruit-1824", "rows": ("A1", "SCK", "D25", "D7"), "cols": ("A2", "A0", "D24")})
-    rt = Runtime(cfg)
+    rt = Runtime(cfg, FakeBoard(cfg))
     rt.in_boot = True
     assert cp.boot(cfg, rt.board, rt.digitalio, rt.storage) is False
     assert "no board.D7" in capsys.readouterr().out
 
 
 def test_remount_outside_boot_py_is_refused_as_on_circuitpython():
-    rt = Runtime(Cfg())
+    rt = Runtime(Cfg(), FakeBoard(Cfg()))
     with pytest.raises(RuntimeError, match="Cannot remount"):
         rt.storage.remount("/", readonly=False)
 
@@ -488,7 +488,7 @@ def _run_file(path, rt, cfg, extra=None):
 
 def test_boot_py_file_runs_on_the_fakes():
     cfg = Cfg()
-    rt = Runtime(cfg)
+    rt = Runtime(cfg, FakeBoard(cfg))
     rt.fb.set_key(0, cp.WRITE_KEY, True)
     rt.in_boot = True
     _run_file("circuitpython/boot.py", rt, cfg)
@@ -499,7 +499,7 @@ def test_code_py_file_starts_the_game_on_the_fakes(monkeypatch):
     import firmware.launcher as launcher
 
     cfg = Cfg()
-    rt = Runtime(cfg)
+    rt = Runtime(cfg, FakeBoard(cfg))
     seen = []
     real = launcher.launch
 
@@ -536,13 +536,13 @@ def test_bad_board_fields_are_one_line_errors(change, msg):
 
 def test_start_reports_a_bad_board_and_keeps_the_repl(capsys):
     cfg = Cfg(LED_PIN="D7")
-    rt = Runtime(cfg)
+    rt = Runtime(cfg, FakeBoard(cfg))
     assert cp.start(cfg, stop=lambda: True, modules=rt.modules()) == "error"
     assert "cannot start: LED_PIN = 'D7'" in capsys.readouterr().out
 
 
 def test_floating_input_is_an_error_in_the_fake():
-    rt = Runtime(Cfg())
+    rt = Runtime(Cfg(), FakeBoard(Cfg()))
     d = rt.digitalio.DigitalInOut(rt.board.A0)
     d.switch_to_input()
     with pytest.raises(FloatingRead):
@@ -743,7 +743,7 @@ def test_headless_simulator_plays_the_demo_game_the_same_on_this_layer(board):
 
 
 def test_fake_keymatrix_debounces_like_circuitpython_9():
-    rt = Runtime(Cfg())
+    rt = Runtime(Cfg(), FakeBoard(Cfg()))
     b = rt.board
     km = rt.keypad.KeyMatrix((b.A1, b.SCK, b.D25, b.A3), (b.A2, b.A0, b.D24), interval=0.01, debounce_threshold=2)
     ev = rt.keypad.Event()
@@ -768,7 +768,7 @@ def test_fake_keymatrix_debounces_like_circuitpython_9():
 
 
 def test_fake_keypad_reset_reports_a_held_key_and_the_queue_drops_when_full():
-    rt = Runtime(Cfg())
+    rt = Runtime(Cfg(), FakeBoard(Cfg()))
     b = rt.board
     rt.fb.set_key(0, "1", True)
     km = rt.keypad.KeyMatrix((b.A1, b.SCK, b.D25, b.A3), (b.A2, b.A0, b.D24), max_events=2)

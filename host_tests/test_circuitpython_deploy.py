@@ -114,7 +114,8 @@ def test_the_copied_drive_runs_the_game_on_its_own(drive, tmp_path):
         sys.path.append(sys.argv[2])  # the checkout, for the fakes of CircuitPython's built-ins only
         import board_config
         from tools.sim.circuitpython import Runtime
-        rt = Runtime(board_config)
+        from tools.sim.fakehw import FakeBoard
+        rt = Runtime(board_config, FakeBoard(board_config))
         import firmware.launcher as launcher
         real = launcher.launch
         def launch(cfg, hw, **kw):

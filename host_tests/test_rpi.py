@@ -11,6 +11,7 @@ import pytest
 
 import boards
 from tools import ROOT
+from tools.sim.fakehw import FakeBoard
 
 UNIT = ROOT / "tools" / "rpi" / "what-the-shell.service"
 INSTALL = ROOT / "tools" / "rpi" / "install.sh"
@@ -135,7 +136,8 @@ RUN = textwrap.dedent("""
     import board_config
     board_config.STORAGE_DIR = store
     from tools.sim.circuitpython import Runtime
-    rt = Runtime(board_config)
+    from tools.sim.fakehw import FakeBoard
+    rt = Runtime(board_config, FakeBoard(board_config))
     frames = []
     def on_frame(t, buf):
         frames.append(bytes(buf))
@@ -190,7 +192,7 @@ def test_blinkas_own_keypad_module_through_the_pad_adapter():
     from tools.sim.circuitpython import Runtime
 
     cfg = boards.load("rpi4")
-    rt = Runtime(cfg)
+    rt = Runtime(cfg, FakeBoard(cfg))
     spec = importlib.util.find_spec("keypad")
     assert "site-packages" in spec.origin  # Blinka's keypad.py
     saved = sys.modules.get("digitalio")
@@ -245,7 +247,7 @@ def test_a_read_only_state_directory_on_the_pi_is_explained(tmp_path, capsys):
 
     cfg = type("Cfg", (), {k: getattr(boards.load("rpi4"), k) for k in dir(boards.load("rpi4")) if k.isupper()})
     cfg.STORAGE_DIR = str(tmp_path / "missing")
-    rt = Runtime(cfg)
+    rt = Runtime(cfg, FakeBoard(cfg))
     m = rt.modules()
     del m["storage"]  # Blinka has none
     n = []

@@ -13,7 +13,6 @@ import sys
 import types
 
 from firmware.hw_circuitpython import TICKS_PERIOD
-from tools.sim.fakehw import FakeBoard, GND
 
 _MASK = TICKS_PERIOD - 1  # supervisor.ticks_ms() wraps at TICKS_PERIOD (2**29)
 
@@ -41,9 +40,9 @@ class Runtime:
     remounted, as on CircuitPython).
     """
 
-    def __init__(self, cfg, fake_board=None, readonly=True, seed=None):
+    def __init__(self, cfg, fake_board, readonly=True, seed=None):
         self.cfg = cfg
-        self.fb = fake_board if fake_board is not None else FakeBoard(cfg)
+        self.fb = fake_board  # a tools.sim.fakehw.FakeBoard (passed in: fakehw builds Runtimes, so no import back)
         self.clock = self.fb.clock
         self.claimed = {}
         self.outputs = {}  # pin name -> level driven by a digitalio output
@@ -110,7 +109,7 @@ class Runtime:
                 other = row if col == name else (col if row == name else None)
                 if other is None:
                     continue
-                if other == GND or self.outputs.get(other) == 0:
+                if other == self.fb.GND or self.outputs.get(other) == 0:
                     return False
         pull = self.pulls.get(name)
         if pull is None:
@@ -445,7 +444,7 @@ def _keypad(rt):
         def _down(self):
             out = set()
             for row, col in rt.pressed_pairs():
-                if row == GND and col in self._names:
+                if row == rt.fb.GND and col in self._names:
                     out.add(self._names.index(col))
             return out
 

@@ -288,6 +288,8 @@ class FakeBoard:
     as FloatingRead.
     """
 
+    GND = GND  # the ground net's name, for models built on a board (tools/sim/circuitpython.py) without importing this module
+
     def __init__(self, cfg, clock=None, strict=True):
         self.cfg = cfg
         self.clock = clock or Clock()
