@@ -61,3 +61,18 @@ def test_mode_names_have_one_home():
     from tools.sim import device
 
     assert set(device.MODES) <= set(MODE_NAMES)
+
+
+def test_every_menu_key_has_a_label_and_the_simulator_lists_them():
+    from firmware import menu
+    from tools.sim import terminal
+
+    keys = [k for k, _ in menu.LABELS]
+    assert keys == list("1234567890#*")
+    assert tuple(terminal.menu_items()) == menu.LABELS
+    for k in keys:  # every labelled key does something in the menu
+        dev = VirtualDevice(Cfg(), mode="menu")
+        before = (dev.app.mode, dev.app.disp.brightness, dev.app.entries[1].rotated, dev.app.sound.volume)
+        dev.run(parse_script("A %s\nwait 100" % k))
+        after = (dev.app.mode, dev.app.disp.brightness, dev.app.entries[1].rotated, dev.app.sound.volume)
+        assert after != before, k
