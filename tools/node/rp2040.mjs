@@ -454,7 +454,15 @@ function runSlice() {
       if (clock.nanos >= until || halted || resetReason) break outer;
       if (core.waiting) {
         const n = clock.nanosToNextAlarm;
-        if (n <= 0) { idleStuck = true; break outer; } // nothing will ever wake it but the host
+        if (n <= 0) {
+          // Asleep with no timer armed: only the host (USB) can wake it. Time
+          // still passes on a real chip, so a run_until (or real-time pacing)
+          // moves the clock on; free-running, we just wait for the host.
+          const target = Math.min(until, earliestWaiter());
+          if (isFinite(target) && target > clock.nanos) { clock.tick(target - clock.nanos); continue; }
+          idleStuck = true;
+          break outer;
+        }
         clock.tick(Math.min(n, until - clock.nanos));
       } else {
         clock.tick(core.executeInstruction() * CYCLE_NS);
@@ -470,6 +478,12 @@ function runSlice() {
   if (clock.nanos >= paceLimit()) { running = true; setTimeout(runSlice, 2); return; }
   running = true;
   setImmediate(runSlice);
+}
+
+function earliestWaiter() {
+  let t = Infinity;
+  for (const w of pauseWaiters) if (w.t < t) t = w.t;
+  return t;
 }
 
 function paceLimit() {
@@ -528,6 +542,7 @@ function handle(req) {
     }
     case "pause": pausedUntil = mcu.clock.nanos; return reply({ t_ns: mcu.clock.nanos });
     case "resume": pausedUntil = Infinity; emuT0 = mcu.clock.nanos; hostT0 = performance.now(); kick(); return reply({ t_ns: mcu.clock.nanos });
+    case "pace": args.pace = req.pace; emuT0 = mcu.clock.nanos; hostT0 = performance.now(); kick(); return reply({});
     case "arm_cut": cutArm = { left: req.after_ops, fraction: req.fraction == null ? 0.5 : req.fraction }; return reply({ flash_ops: flashOps.count });
     case "reset": scheduleReset("host"); kick(); return reply({});
     case "input": for (const b of Buffer.from(req.data, "base64")) hostIn.push(b); feedUsb(); kick(); return reply({});

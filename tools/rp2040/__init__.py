@@ -350,6 +350,11 @@ class Pico:
         """Let at least `ms` emulated milliseconds pass (from now)."""
         return self.run_until(self.now_ns() + int(ms * NS_PER_MS), pause=pause, timeout=timeout)
 
+    def set_pace(self, pace):
+        """Limit emulated/host speed from now on (1.0: never ahead of the wall clock; 0: as fast as it goes)."""
+        self.pace = float(pace)
+        self.call("pace", pace=self.pace)
+
     def resume(self):
         return self.call("resume")["t_ns"]
 

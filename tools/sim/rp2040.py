@@ -55,6 +55,9 @@ class Rp2040Device:
             raise SystemExit("tools.sim: --runtime rp2040: %s" % e) from None
         self.rotated = (False, bool(getattr(self.pico.cfg, "PAD_B_ROTATED", True)))
         self.last = None
+        # The terminal UI advances by wall-clock time: the chip must not run ahead of it
+        # (when idle it could run ~100x faster). Scripts (run()) go flat out.
+        self.pico.set_pace(1.0)
 
     def _flush(self):
         for f in self.pico.frames(since=self.seq):
@@ -109,6 +112,13 @@ class Rp2040Device:
         return waited
 
     def run(self, actions):
+        self.pico.set_pace(0)
+        try:
+            self._run(actions)
+        finally:
+            self.pico.set_pace(1.0)
+
+    def _run(self, actions):
         for a in actions:
             kind = a[0]
             if kind == "wait":
