@@ -97,6 +97,13 @@ class Keypad:
         self.count = bytearray(n)  # consecutive scans that disagreed with `stable`
         self.raw = bytearray(n)  # this scan's raw reading (ghost check)
         self.active = False  # a key is down or still settling: scan every row
+        for i in range(n):
+            # The app reads a key's name as keys[k]; MicroPython interns each
+            # one-character string the first time it is made, so make them all
+            # now: otherwise the first press of a key no code names costs more
+            # (a qstr is added) than one that exists, and the tick's timing
+            # would tell which key it was.
+            keys[i]
         if rows is not None:
             for r in rows:
                 r.value(0)  # between scans all rows rest low: any press pulls its column low
@@ -124,7 +131,8 @@ class Keypad:
         key. A released row is pulled back up through the key and the
         column's pull-up (~50 kohm x ~20 pF: about 1 us, less than one pin call).
         Idle cost: 3 pin reads instead of 20 pin calls (~30k instead of ~75k
-        fuel per pad with Python stub pins, tools/bench/firmware.py).
+        fuel per pad with Python stub pins, tools/bench/firmware.py). The
+        work is the same whichever key is down (secrecy: no timing tells it).
 
         Ghosting: three keys held in an L (two in one row, two in one column)
         make the fourth corner of that rectangle read pressed too; no scan
@@ -144,10 +152,13 @@ class Keypad:
                     self._seen(k, raw, ring)
             return
         if not self.active:
+            # Every column is read, never stopping at the first low one: which
+            # column a key is on must not change how long a scan takes (the
+            # tick grid, and so the frames' timing, would tell the secret key).
+            up = 1
             for c in range(nc):
-                if cols[c].value() == 0:
-                    break
-            else:
+                up &= cols[c].value()
+            if up:
                 return  # nothing pressed, nothing settling
         nr = len(rows)
         raw = self.raw
