@@ -59,6 +59,10 @@ def test_scripted_two_player_game_ends_on_the_engine_board(pico):
     assert classify(last[81]) == "B" and last[82] == (0, 0, 0)
     assert pico.conflicts()["count"] == 0, pico.conflicts()
     assert pico.stats()["ws_errors"] == 0
+    # Every key clicked: the buzzer pin ran as PWM with a tone and a duty above 0 at times, silent between.
+    tones = [e for e in pico.buzzer() if e[1] == "pwm"]
+    assert any(e[2] > 100 and e[3] > 0 for e in tones), tones[:10]
+    assert tones[-1][3] == 0 or tones[-1][2] == 0
     # The firmware counted the win on flash.
     scores = json.loads(pico.exec("print(open('/scores.json').read())"))
     assert scores["2p"] == [1, 0, 0]
