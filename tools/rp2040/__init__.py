@@ -178,6 +178,9 @@ class Pico:
         import boards
 
         self.cfg = boards.load(board)           # ValueError listing the boards
+        if getattr(self.cfg, "CHIP", "rp2040") != "rp2040":
+            raise ValueError("board %s is not wired to an RP2040 (CHIP %r): the emulated Pico needs an RP2040 board file"
+                             % (board, self.cfg.CHIP))
         self.board = board
         self.keys = _key_layout(self.cfg)
         self._order = strip_order(self.cfg)
