@@ -18,10 +18,8 @@ console.warn = (...a) => { if (warnCount++ < 20) process.stderr.write(a.join(" "
 const args = parseArgs(process.argv.slice(2));
 const CYCLE_NS = 8; // 125 MHz: rp2040js's Simulator uses the same fixed clock
 const FLASH_SIZE = 2 * 1024 * 1024; // the Pico's W25Q16JV; MicroPython RPI_PICO is built for 2 MiB
-// W25Q16JV datasheet typical times: the guest's clock moves on by these while a
-// sector is erased or a page programmed, as it would on a real board (IRQs are
-// off in MicroPython's flash writes, so nothing else runs meanwhile).
-const ERASE_NS_PER_4K = 45e6, PROGRAM_NS_PER_256 = 0.4e6;
+// Flash operations take no emulated time (a W25Q16JV needs ~45 ms per 4 KiB
+// erase and ~0.4 ms per 256 B page): saving scores is quicker here than on a Pico.
 
 // WS2812B datasheet (Worldsemi, rev. 1.0): each ±150 ns.
 const SPEC = { T0H: [250, 550], T1H: [650, 950], T0L: [700, 1000], T1L: [300, 600] };
@@ -208,12 +206,10 @@ function onBreak(code) {
   if (code === 0x52) {
     mcu.flash.fill(0xff, off, off + len);
     flashOps.erased += len;
-    if (args.flashTime) mcu.clock.tick(ERASE_NS_PER_4K * Math.ceil(len / 4096));
   } else {
     const src = r[1] >>> 0;
     for (let i = 0; i < len; i++) mcu.flash[off + i] &= mcu.readUint8(src + i); // NOR: program only clears bits
     flashOps.programmed += len;
-    if (args.flashTime) mcu.clock.tick(PROGRAM_NS_PER_256 * Math.ceil(len / 256));
   }
   if (len) flashWrite(off, len);
   flashImage.set(mcu.flash.subarray(off, off + len), off);
