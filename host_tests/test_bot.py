@@ -203,6 +203,20 @@ def test_step_needs_start_and_one_move_at_a_time():
     assert 0 <= a.step(10**6) < 81
 
 
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_move_does_not_depend_on_an_abandoned_move_before_it(level):
+    """The work arrays are shared by every Bot: a move abandoned at any stage (the firmware
+    starts a new game mid-thought, attract mode's other bot) changes nothing in the next one."""
+    positions = random_positions(30, seed=47)
+    want = [Bot(level, 9).choose(g, BLACK if n % 2 else WHITE) for n, g in enumerate(positions)]
+    other = {"easy": "hard", "medium": "easy", "hard": "medium"}[level]
+    for n, g in enumerate(positions):
+        spoiler = Bot(other, 3)
+        spoiler.start(positions[(n + 7) % len(positions)], WHITE)
+        spoiler.step(1 + 37 * n % 400)  # abandoned in the scan, the candidates, the pairs ...
+        assert Bot(level, 9).choose(g, BLACK if n % 2 else WHITE) == want[n], (level, n)
+
+
 def test_reseed_is_a_fresh_bot_with_that_seed():
     g = random_positions(1, seed=4)[0]
     for level in LEVELS:
