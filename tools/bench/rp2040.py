@@ -149,7 +149,7 @@ def table(r):
                 % (hp["boot"] / 1024.0, hp["peak"] / 1024.0, _ok(hp["peak"] / 1024.0, TARGETS["peak_kb"]))))
     tot_fuel = sum(tf) + sum(sum(r["bot_fuel"][lv]) for lv in ("easy", "medium", "hard"))
     tot_us = sum(tu) + sum(sum(r["bot_us"][lv]) for lv in ("easy", "medium", "hard"))
-    out.append(("rp2040: measured wasm fuel per emulated µs (replaces the assumed %d)" % FUEL_PER_US,
+    out.append(("rp2040: measured wasm fuel per emulated µs (tools/upy/fuel.py uses %d)" % FUEL_PER_US,
                 "%.1f overall; turns %.1f, easy %.1f, medium %.1f, hard %.1f"
                 % (tot_fuel / float(tot_us), ratios["turns"], ratios["easy"], ratios["medium"], ratios["hard"])))
     return out
