@@ -58,3 +58,14 @@ def test_tools_rp2040_refuses_a_port_in_use_in_one_line():
         s.close()
     assert r.returncode == 1
     assert r.stderr.strip().splitlines() == ["rp2040: port %d on 127.0.0.1 is already in use" % port]
+
+
+def test_rp2040_runtime_without_a_uf2_says_where_to_get_one(tmp_path):
+    env = dict(__import__("os").environ, WTS_RP2_UF2=str(tmp_path / "missing.uf2"))
+    r = subprocess.run([sys.executable, "-m", "tools.sim", "--headless", "--runtime", "rp2040", "--script", "-",
+                        "--store", str(tmp_path / "s")], input="A 5\n", capture_output=True, text=True, cwd=ROOT, env=env,
+                       timeout=120)
+    assert r.returncode != 0
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tools.sim: --runtime rp2040: no MicroPython RPI_PICO UF2")
+    assert "micropython.org/download/RPI_PICO" in lines[0]
