@@ -809,17 +809,19 @@ class Bot:
         bd = w.bd
         lbase = w.lbase
         lf4 = w.lf4
+        walk = _WALK
+        line_at = _LINE_AT
         bd[c] = v
         s = 0
         s4 = 0
         o = i * 4
         for d in range(4):
-            li = _LINE_AT[d * 121 + c]
+            li = line_at[d * 121 + c]
             if li == 255:  # a line of under 4 cells: no segment, no window
                 out[o + d] = 0
                 out4[o + d] = 0
                 continue
-            x = self._walk(li, 0) - lbase[li]
+            x = walk(self, li, 0) - lbase[li]
             y = self._lf - lf4[li]
             out[o + d] = x
             out4[o + d] = y
@@ -870,6 +872,10 @@ class Bot:
         op_hatch = _OP_HATCH
         total = self._total + self._mat * _MAT
         f4root = self._f4
+        walk = _WALK
+        line_at = _LINE_AT
+        lbase = w.lbase
+        lf4 = w.lf4
         q = self._k
         end = (nr - 1) * _MAXK + nc
         spent = self._spent
@@ -935,14 +941,14 @@ class Bot:
                             d = 3
                     if d >= 0:
                         # both on line li within a window: rescore that line with both set
-                        li = _LINE_AT[d * 121 + a]
+                        li = line_at[d * 121 + a]
                         if li != 255:
                             v -= dr[i * 4 + d] + dc[j * 4 + d]
                             f4 -= d4r[i * 4 + d] + d4c[j * 4 + d]
                             bd[pr] = color
                             bd[pc] = opp
-                            v += self._walk(li, 0) - w.lbase[li]
-                            f4 += self._lf - w.lf4[li]
+                            v += walk(self, li, 0) - lbase[li]
+                            f4 += self._lf - lf4[li]
                             bd[pr] = 0
                             bd[pc] = 0
                     v += total + _fours_term(f4)  # black's view, like _eval
