@@ -7,7 +7,7 @@ from tools.conformance import CASES_DIR
 
 from tools import ROOT
 GAMES = CASES_DIR / "random-games.json"
-FUEL_PER_US = 75  # RP2040 at 125 MHz (conservative calibration, DEVELOPERS.md)
+from tools.upy.fuel import FUEL_PER_US  # measured on the emulated Pico (tools.bench --only rp2040)
 
 
 def legal_turns():

@@ -194,7 +194,7 @@ class Pico:
         if flash is None:
             self._tmpdir = tempfile.mkdtemp(prefix="rp2040-")
             flash = os.path.join(self._tmpdir, "flash.img")
-        self.flash = Path(flash)
+        self.flash = Path(flash).resolve()  # the Node child runs in tools/node: a relative name means the caller's folder
         if uf2 is None and not self.flash.exists():
             uf2 = default_uf2()
             if uf2 is None:
