@@ -544,6 +544,26 @@ def parse_script(text):
     return out
 
 
+def run_script(device, actions):
+    """Carry out parse_script()'s actions on any simulated device (this one, the emulated Pico's) with press/release/tap/move/sync/advance."""
+    for a in actions:
+        kind = a[0]
+        if kind == "wait":
+            device.advance(a[1])
+        elif kind == "tap":
+            device.tap(a[1], a[2])
+        elif kind == "move":
+            device.move(a[1], a[2])
+        elif kind == "sync":
+            device.sync()
+        elif kind == "press":
+            device.press(a[1], a[2])
+            device.advance(KEY_HOLD_MS)
+        elif kind == "release":
+            device.release(a[1], a[2])
+            device.advance(KEY_GAP_MS)
+
+
 def _parse_cell(t):
     if len(t) != 2:
         return -1
@@ -658,22 +678,7 @@ class VirtualDevice:
         return waited
 
     def run(self, actions):
-        for a in actions:
-            kind = a[0]
-            if kind == "wait":
-                self.advance(a[1])
-            elif kind == "tap":
-                self.tap(a[1], a[2])
-            elif kind == "move":
-                self.move(a[1], a[2])
-            elif kind == "sync":
-                self.sync()
-            elif kind == "press":
-                self.press(a[1], a[2])
-                self.advance(KEY_HOLD_MS)
-            elif kind == "release":
-                self.release(a[1], a[2])
-                self.advance(KEY_GAP_MS)
+        run_script(self, actions)
 
     # -- reading back ---------------------------------------------------------
     def final_game(self):

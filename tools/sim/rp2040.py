@@ -3,9 +3,8 @@ import os
 
 from tools import rp2040
 from tools.rp2040 import Pico, Rp2040Error, classify
+from tools.sim.fakehw import KEY_HOLD_MS as HOLD_MS, KEY_GAP_MS as GAP_MS, run_script  # a deliberate tap, as in every simulator
 
-HOLD_MS = 70     # as tools/sim/fakehw.py's KEY_HOLD_MS / KEY_GAP_MS: a deliberate tap
-GAP_MS = 60
 STILL_MS = 500   # sync: the picture's colours unchanged this long = the firmware waits for input
 SYNC_LIMIT_MS = 60000
 
@@ -114,27 +113,10 @@ class Rp2040Device:
     def run(self, actions):
         self.pico.set_pace(0)
         try:
-            self._run(actions)
+            run_script(self, actions)
         finally:
             self.pico.set_pace(1.0)
 
-    def _run(self, actions):
-        for a in actions:
-            kind = a[0]
-            if kind == "wait":
-                self.advance(a[1])
-            elif kind == "tap":
-                self.tap(a[1], a[2])
-            elif kind == "move":
-                self.move(a[1], a[2])
-            elif kind == "sync":
-                self.sync()
-            elif kind == "press":
-                self.press(a[1], a[2])
-                self.advance(HOLD_MS)
-            elif kind == "release":
-                self.release(a[1], a[2])
-                self.advance(GAP_MS)
 
     def board_rows(self):
         """The board as the LEDs show it (9 rows, row 1 first as in tools.sim's report)."""
