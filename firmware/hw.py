@@ -28,16 +28,29 @@ def urandom_entropy(urandom):
     return entropy
 
 
-def build(cfg, Pin, NeoPixel, clock, PWM=None, entropy=None):
-    """Create pins, strip and buzzer as `cfg` says. `Pin`/`NeoPixel`/`PWM` are machine.Pin/neopixel.NeoPixel/
-    machine.PWM on a device, fakes on a PC (no PWM: no buzzer); `clock` is the time module on a device.
-    `entropy` defaults to os.urandom (a test or the simulator passes a seeded one)."""
+def led_count(cfg):
+    """The strip length after checking the fields every hardware layer needs (a one-line ValueError naming the field)."""
     for name in ("LED_PIN", "PAD_A", "PAD_B"):
         if not hasattr(cfg, name):
             raise ValueError("board config %s has no %s" % (getattr(cfg, "NAME", "?"), name))
     n = getattr(cfg, "LED_COUNT", 83)
     if n < 83:
         raise ValueError("LED_COUNT must be at least 83 (81 matrix + 2 status LEDs), not %r" % (n,))
+    return n
+
+
+def os_entropy():
+    """The device's entropy: os.urandom, as every hardware layer uses unless a test passes a seeded one."""
+    import os
+
+    return urandom_entropy(os.urandom)
+
+
+def build(cfg, Pin, NeoPixel, clock, PWM=None, entropy=None):
+    """Create pins, strip and buzzer as `cfg` says. `Pin`/`NeoPixel`/`PWM` are machine.Pin/neopixel.NeoPixel/
+    machine.PWM on a device, fakes on a PC (no PWM: no buzzer); `clock` is the time module on a device.
+    `entropy` defaults to os.urandom (a test or the simulator passes a seeded one)."""
+    n = led_count(cfg)
     np = NeoPixel(Pin(cfg.LED_PIN, Pin.OUT), n)
     kind = getattr(cfg, "KEYPAD_TYPE", "matrix3x4")
     pad_a = make_keypad(getattr(cfg, "PAD_A_TYPE", kind), cfg.PAD_A, Pin, 0)
@@ -46,8 +59,4 @@ def build(cfg, Pin, NeoPixel, clock, PWM=None, entropy=None):
     buzzer = None
     if bz is not None and PWM is not None:
         buzzer = PWM(Pin(bz, Pin.OUT, value=0), freq=BUZZER_IDLE_HZ, duty_u16=0)
-    if entropy is None:
-        import os
-
-        entropy = urandom_entropy(os.urandom)
-    return Hardware(np, (pad_a, pad_b), buzzer, clock, entropy)
+    return Hardware(np, (pad_a, pad_b), buzzer, clock, entropy if entropy is not None else os_entropy())

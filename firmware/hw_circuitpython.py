@@ -295,14 +295,9 @@ def build(cfg, board, digitalio, keypad, neopixel, clock, pwmio=None, entropy=No
 
     `entropy` defaults to os.urandom (a test or the simulator passes a seeded one).
     """
-    from firmware.hw import Hardware, BUZZER_IDLE_HZ, urandom_entropy
+    from firmware.hw import Hardware, BUZZER_IDLE_HZ, led_count, os_entropy
 
-    for name in ("LED_PIN", "PAD_A", "PAD_B"):
-        if not hasattr(cfg, name):
-            raise ValueError("board config %s has no %s" % (getattr(cfg, "NAME", "?"), name))
-    n = getattr(cfg, "LED_COUNT", 83)
-    if n < 83:
-        raise ValueError("LED_COUNT must be at least 83 (81 matrix + 2 status LEDs), not %r" % (n,))
+    n = led_count(cfg)
     order = getattr(cfg, "COLOR_ORDER", "GRB")
     color_offsets(order)  # a bad order is refused before any pin is claimed
     reserved = getattr(cfg, "RESERVED_PINS", None)
@@ -317,11 +312,7 @@ def build(cfg, board, digitalio, keypad, neopixel, clock, pwmio=None, entropy=No
     if bz is not None and pwmio is not None:
         buzzer = Buzzer(pwmio.PWMOut(board_pin(board, bz, "BUZZER_PIN", reserved), frequency=BUZZER_IDLE_HZ,
                                      duty_cycle=0, variable_frequency=True))
-    if entropy is None:
-        import os
-
-        entropy = urandom_entropy(os.urandom)
-    return Hardware(strip, (pad_a, pad_b), buzzer, clock, entropy)
+    return Hardware(strip, (pad_a, pad_b), buzzer, clock, entropy if entropy is not None else os_entropy())
 
 
 def writable(directory, storage=None):
