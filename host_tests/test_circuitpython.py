@@ -12,21 +12,17 @@ from tools import ROOT
 from tools.sim.circuitpython import Runtime, FloatingRead, hardware
 from tools.sim.fakehw import VirtualDevice, parse_script, FakeBoard
 from conftest import CONFORMANCE
+import firmware_helpers
 
 RANDOM_GAMES = json.loads((CONFORMANCE / "random-games.json").read_text())
 BOARD = "feather_rp2040"
 
 
-class Cfg:
-    """A board config copy with some fields changed."""
+class Cfg(firmware_helpers.Cfg):
+    """A board config copy with some fields changed (the Feather's by default)."""
 
     def __init__(self, name=BOARD, **changes):
-        base = boards.load(name)
-        for k in dir(base):
-            if k.isupper():
-                setattr(self, k, getattr(base, k))
-        for k, v in changes.items():
-            setattr(self, k, v)
+        super().__init__(name, **changes)
 
 
 def build(cfg, entropy=None):

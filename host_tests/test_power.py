@@ -5,18 +5,7 @@ import pytest
 
 import boards
 from firmware.display import Display, NPIX, NCODES, FLASH, WARM, led_share_ma
-
-
-class Cfg:
-    """A board config copy with some fields changed."""
-
-    def __init__(self, name="pico", **changes):
-        base = boards.load(name)
-        for k in dir(base):
-            if k.isupper():
-                setattr(self, k, getattr(base, k))
-        for k, v in changes.items():
-            setattr(self, k, v)
+from firmware_helpers import Cfg
 
 
 class Strip:
