@@ -182,7 +182,7 @@ del _build  # its bytecode would stay on the heap for nothing
 _PARAMS = {
     "easy": (0, 0, 0, 0, 0, 0),
     "medium": (3, 3, 40, 3, 0, 1),
-    "hard": (6, 6, 100, 4, 1, 1),
+    "hard": (8, 6, 100, 4, 1, 1),
 }
 
 
@@ -212,7 +212,7 @@ class Work:
         self.g = None  # the matrix search's arrays (medium, hard): grow()
 
     def grow(self):
-        """Add what medium and hard need (a private Game among them): 5.0 KB on MicroPython."""
+        """Add what medium and hard need (a private Game among them): 4.0 KB on MicroPython."""
         if self.g is not None:
             return
         self.g = Game()  # private copy for trial turns (play/undo per pair)
@@ -293,13 +293,14 @@ class Bot:
 
     Measured (python -m tools.bench --only bot: all 1,236 positions of the
     shared random games, worst over 6 heap layouts / mean, wasm fuel per
-    move): easy 4.4 M / 3.1 M, medium 24.6 M / 8.7 M, hard 72.7 M / 28.1 M
-    (0.48 s / 0.19 s of RP2040 at the measured 150 fuel per us), sliced in
-    step(30)s of at most 1.1 M (easy), 1.8 M (medium), 2.1 M (hard) fuel
-    (7, 12, 14 ms); no heap allocated
+    move): easy 4.0 M / 2.7 M, medium 23.4 M / 8.4 M, hard 61.4 M / 25.5 M
+    (0.41 s / 0.17 s of RP2040 at the measured 150 fuel per us), sliced in
+    step(30)s of at most 1.0 M (easy), 1.8 M (medium), 1.7 M (hard) fuel
+    (7, 12, 12 ms); no heap allocated
     in start() or step() (heap_lock on the official port). Heap held (.mpy,
-    gc.mem_alloc): the module 13.8 KB, the first Bot 3.0 KB (shared Work), the
-    first medium or hard Bot 5.8 KB more (its private Game and matrix arrays).
+    gc.mem_alloc): the module 13.7 KB, the first Bot 3.0 KB (shared Work), the
+    first medium or hard Bot 4.0 KB more (its private Game, 2.1 KB, and the
+    matrix arrays not shared with the heuristic's).
     """
 
     def __init__(self, level="hard", seed=0):
