@@ -178,7 +178,10 @@ del _build  # its bytecode would stay on the heap for nothing
 # Measured against the exploiter and matrix1 baselines (40 games each, so
 # +-8%): more candidates (8 x 8, 10 x 10), 3x the iterations, no payoff
 # noise or a wider _TOL did not do better; adding our own candidates to the
-# opponent's (modelled collisions) or _TOL = 0 did worse.
+# opponent's (modelled collisions) or _TOL = 0 did worse. With 200 games
+# per pairing (+-7%), seeds 1 and 2: hard 8 x 6 (was 6 x 6) beats matrix1
+# 64.5% / 60.0% (was 53.3% / 51.0%) and the exploiter wins 63.5% / 61.5%
+# (was 68.5% / 69.5%); 6 x 8, _TOL 12 or 48 did not help.
 _PARAMS = {
     "easy": (0, 0, 0, 0, 0, 0),
     "medium": (3, 3, 40, 3, 0, 1),
@@ -293,12 +296,12 @@ class Bot:
 
     Measured (python -m tools.bench --only bot: all 1,236 positions of the
     shared random games, worst over 6 heap layouts / mean, wasm fuel per
-    move): easy 4.0 M / 2.7 M, medium 23.4 M / 8.4 M, hard 61.4 M / 25.5 M
-    (0.41 s / 0.17 s of RP2040 at the measured 150 fuel per us), sliced in
-    step(30)s of at most 1.0 M (easy), 1.8 M (medium), 1.7 M (hard) fuel
+    move): easy 4.0 M / 2.7 M, medium 23.4 M / 8.4 M, hard 64.1 M / 28.8 M
+    (0.43 s / 0.19 s of RP2040 at the measured 150 fuel per us), sliced in
+    step(30)s of at most 1.0 M (easy), 1.8 M (medium), 1.8 M (hard) fuel
     (7, 12, 12 ms); no heap allocated
     in start() or step() (heap_lock on the official port). Heap held (.mpy,
-    gc.mem_alloc): the module 13.7 KB, the first Bot 3.0 KB (shared Work), the
+    gc.mem_alloc): the module 13.8 KB, the first Bot 3.0 KB (shared Work), the
     first medium or hard Bot 4.0 KB more (its private Game, 2.1 KB, and the
     matrix arrays not shared with the heuristic's).
     """
