@@ -181,7 +181,8 @@ del _build  # its bytecode would stay on the heap for nothing
 # opponent's (modelled collisions) or _TOL = 0 did worse. With 200 games
 # per pairing (+-7%), seeds 1 and 2: hard 8 x 6 (was 6 x 6) beats matrix1
 # 64.5% / 60.0% (was 53.3% / 51.0%) and the exploiter wins 63.5% / 61.5%
-# (was 68.5% / 69.5%); 6 x 8, _TOL 12 or 48 did not help.
+# (was 68.5% / 69.5%); 6 x 8, 10 x 6 (52.3% / 54.5% vs matrix1), _TOL 12
+# or 48 did not help.
 _PARAMS = {
     "easy": (0, 0, 0, 0, 0, 0),
     "medium": (3, 3, 40, 3, 0, 1),
