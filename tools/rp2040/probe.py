@@ -144,7 +144,6 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0):
     game ends; pad A types moves[k] (a cell index) when turn k opens (and pad B too in "2p": pairs).
     Returns the guest's figures: boot/peak heap (bytes above a fresh interpreter), tick_max,
     think_tick_max, moves (µs per bot move), upd/wr ([count, total µs, max µs]), all emulated."""
-    from mpremote.transport import TransportError
     from firmware.entry import keys_for
 
     code = _DRIVER % {"mode": mode, "seed": seed, "heap": bool(heap), "turns": len(moves)}
@@ -171,35 +170,22 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0):
                 import ast
                 result.update(ast.literal_eval(text[3:]))
 
-    t = pico.serial()
-    try:
-        try:
-            t.enter_raw_repl(soft_reset=True, timeout_overall=60)
-            _, err = t.exec_raw(code, timeout=timeout, data_consumer=consume)
-        except TransportError as e:
-            raise Rp2040Error("the emulated Pico's REPL did not answer: %s" % e) from None
-        if err:
-            raise Rp2040Error("guest error: " + err.decode("utf-8", "replace").strip().splitlines()[-1])
-    finally:
-        try:
-            t.exit_raw_repl()
-        except Exception:
-            pass
-        t.close()
+    exec_fresh(pico, code, timeout, consume)
     if not result:
         raise Rp2040Error("the app run printed no result")
     return result
 
 
-def guest_json(pico, code, timeout=900.0):
-    """exec `code` from a fresh interpreter (raw-REPL soft reset); it must print one line '@J <json>'."""
+def exec_fresh(pico, code, timeout=900.0, consumer=None):
+    """exec `code` in a fresh interpreter (raw-REPL soft reset) through mpremote's transport; its output (also fed to
+    `consumer` as it arrives). A silent REPL or a guest exception is one Rp2040Error line."""
     from mpremote.transport import TransportError
 
     t = pico.serial()
     try:
         try:
             t.enter_raw_repl(soft_reset=True, timeout_overall=60)
-            out, err = t.exec_raw(code, timeout=timeout)
+            out, err = t.exec_raw(code, timeout=timeout, data_consumer=consumer)
         except TransportError as e:
             raise Rp2040Error("the emulated Pico's REPL did not answer: %s" % e) from None
         if err:
@@ -210,6 +196,12 @@ def guest_json(pico, code, timeout=900.0):
         except Exception:
             pass
         t.close()
+    return out
+
+
+def guest_json(pico, code, timeout=900.0):
+    """exec `code` from a fresh interpreter (raw-REPL soft reset); it must print one line '@J <json>'."""
+    out = exec_fresh(pico, code, timeout)
     for line in out.decode("utf-8", "replace").splitlines():
         if line.startswith("@J "):
             return json.loads(line[3:])
