@@ -75,3 +75,23 @@ def rp2_image(needs_uf2, tmp_path_factory):
     from tools.rp2040 import deployed_image
 
     return deployed_image(tmp_path_factory.mktemp("rp2040") / "deployed.img")
+
+
+def random_positions(n, seed=11, max_turns=45):
+    """n ongoing positions reached by random play (0..max_turns turns), captures and eggs included: for bot and tournament tests."""
+    import random
+
+    from engine import Game, ONGOING
+
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        g = Game()
+        for _ in range(rng.randrange(0, max_turns + 1)):
+            empty = [i for i in range(81) if g.cell(i) == 0]
+            g.play(rng.choice(empty), rng.choice(empty))
+            if g.result != ONGOING:
+                break
+        if g.result == ONGOING:
+            out.append(g)
+    return out

@@ -2,35 +2,18 @@
 import inspect
 import io
 import json
-import random
 import subprocess
 import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, random_positions
 from engine import Game, BLACK, WHITE, ONGOING, square_name
 from engine.bot import Bot, LEVELS, _MAXK
 from engine.notation import board_rows, egg_names, load
 from tools import tournament
 from tools.bench import bot as bench_bot
 from tools.botserver import answer, serve
-
-
-def random_positions(n, seed=11):
-    """n ongoing positions reached by random play (0..45 turns), captures and eggs included."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < n:
-        g = Game()
-        for _ in range(rng.randrange(0, 46)):
-            empty = [i for i in range(81) if g.cell(i) == 0]
-            g.play(rng.choice(empty), rng.choice(empty))
-            if g.result != ONGOING:
-                break
-        if g.result == ONGOING:
-            out.append(g)
-    return out
 
 
 class NoInternals:

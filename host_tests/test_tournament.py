@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, random_positions
 from engine import Game, BLACK, WHITE, ONGOING, parse_square, square_name
 from engine.notation import load
 from tools import tournament as t
@@ -61,26 +61,9 @@ def test_unknown_player():
         t.make_player("grandmaster", 1)
 
 
-def random_positions(n, seed):
-    import random
-
-    rng = random.Random(seed)
-    out = []
-    while len(out) < n:
-        g = Game()
-        for _ in range(rng.randrange(0, 30)):
-            empty = [i for i in range(81) if g.cell(i) == 0]
-            g.play(rng.choice(empty), rng.choice(empty))
-            if g.result != ONGOING:
-                break
-        if g.result == ONGOING:
-            out.append(g)
-    return out
-
-
 @pytest.mark.parametrize("name", ("matrix1", "exploiter"))
 def test_search_baselines_play_legal_moves_and_take_a_win(name):
-    for k, g in enumerate(random_positions(6, seed=2)):
+    for k, g in enumerate(random_positions(6, seed=2, max_turns=29)):
         color = BLACK if k % 2 else WHITE
         assert g.legal(t.make_player(name, k).choose(g, color))
     g = Game()
@@ -92,7 +75,7 @@ def test_search_baselines_play_legal_moves_and_take_a_win(name):
 
 def test_matrix1_plays_a_mixed_strategy():
     mixed = 0
-    for g in random_positions(8, seed=5):
+    for g in random_positions(8, seed=5, max_turns=29):
         mixed += len({t.Matrix1Player(s).choose(g, BLACK) for s in range(12)}) > 1
     assert mixed >= 2
 
