@@ -23,7 +23,7 @@ import threading
 import time
 from pathlib import Path
 
-from tools import upy
+from tools import stop_child
 
 __all__ = ["Pico", "Rp2040Error", "Frame", "default_uf2", "default_bootrom", "uf2_problem",
            "SHARED_RP2", "NODE_DIR", "PACKAGE"]
@@ -284,7 +284,7 @@ class Pico:
         if proc is not None:
             if kill:
                 proc.kill()   # a power cut: no goodbye, whatever the chip was doing
-            upy.stop_node(proc)
+            stop_child(proc)
         if self._err is not None:
             self._err.close()
             self._err = None

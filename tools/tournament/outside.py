@@ -4,6 +4,7 @@ import shlex
 import subprocess
 
 from engine import BLACK, parse_square, square_name
+from tools import stop_child
 from engine.notation import board_rows, egg_names
 
 REPLY_TIMEOUT = 30.0  # seconds a bot may think about one move
@@ -77,14 +78,5 @@ class CommandPlayer:
     def close(self):
         p = self.proc
         self.proc = None
-        if p is None:
-            return
-        try:
-            p.stdin.close()
-        except OSError:
-            pass
-        try:
-            p.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
+        if p is not None:
+            stop_child(p)

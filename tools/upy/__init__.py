@@ -12,7 +12,7 @@ from pathlib import Path
 __all__ = ["MicroPythonError", "UpyHostError", "node_available", "run", "Session",
            "project_files", "ROOT", "NODE_DIR", "HEAPSIZE"]
 
-from tools import ROOT
+from tools import ROOT, stop_child
 NODE_DIR = ROOT / "tools" / "node"
 _SCRIPT = NODE_DIR / "upy.mjs"
 _PORT_PACKAGE = NODE_DIR / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
@@ -188,7 +188,7 @@ class Session:
             return
         if kill:
             proc.kill()
-        stop_node(proc)
+        stop_child(proc)
         self._err.close()
 
     def __enter__(self):
@@ -204,18 +204,6 @@ class Session:
             pass
 
 
-def stop_node(proc):
-    """End a Node child politely: close its stdin, give it 5 s, then kill it; close its stdout."""
-    try:
-        proc.stdin.close()
-    except OSError:
-        pass
-    try:
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(timeout=5)
-    proc.stdout.close()
 
 
 def _now():

@@ -34,9 +34,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from tools import upy
 
-from tools import ROOT
+from tools import ROOT, stop_child
 NODE_DIR = ROOT / "tools" / "node"
 SCRIPT = NODE_DIR / "vboard.mjs"
 BOARDS = ROOT / "boards"
@@ -203,7 +202,7 @@ class VBoard:
     def close(self):
         proc, self._proc = self._proc, None
         if proc is not None:
-            upy.stop_node(proc)
+            stop_child(proc)
         err = getattr(self, "_err", None)
         if err is not None:
             err.close()
