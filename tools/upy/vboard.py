@@ -34,8 +34,8 @@ import tempfile
 import time
 from pathlib import Path
 
-
 from tools import ROOT, stop_child
+
 NODE_DIR = ROOT / "tools" / "node"
 SCRIPT = NODE_DIR / "vboard.mjs"
 BOARDS = ROOT / "boards"
