@@ -5,11 +5,11 @@ from tools.rp2040 import Rp2040Error
 
 # The app as main.py builds it, from a fresh interpreter (raw-REPL soft reset:
 # nothing imported yet, so "boot" counts the .mpy code and the App state).
-# Wrappers on tick/update/render/np.write and the bot (choose(), or start() +
-# step() slices) time them with ticks_us (the RP2040 timer: emulated
+# Wrappers on tick/update/render/np.write and the bot (start() + step()
+# slices) time them with ticks_us (the RP2040 timer: emulated
 # microseconds; a move runs from its start to the call that returns the cell);
 # with HEAP the heap is sampled after gc.collect() at every tick and, at most
-# every 20 ms, from inside the bot (after a slice or in its poll hook). The
+# every 20 ms, from inside the bot (after a slice). The
 # host types moves when told a turn is open ("@T turns").
 _DRIVER = r"""
 import gc, time
@@ -19,15 +19,9 @@ import machine, neopixel
 import board_config as cfg
 from firmware.hw import build
 from firmware.app import App, S_TURN
-# As main.py builds it (the firmware API is changing: the older signatures are tried too).
-try:
-    hw = build(cfg, machine.Pin, neopixel.NeoPixel, time, PWM=machine.PWM, entropy=lambda: %(seed)d)
-except TypeError:
-    hw = build(cfg, machine.Pin, neopixel.NeoPixel, time)
-try:
-    app = App(hw, cfg, mode=%(mode)r, store_dir=None)
-except TypeError:
-    app = App(hw, cfg, mode=%(mode)r, store_dir=None, seed=%(seed)d)
+# As main.py builds it, with a fixed seed instead of os.urandom so that runs repeat.
+hw = build(cfg, machine.Pin, neopixel.NeoPixel, time, PWM=machine.PWM, entropy=lambda: %(seed)d)
+app = App(hw, cfg, mode=%(mode)r, store_dir=None)
 gc.collect()
 R = {"boot": gc.mem_alloc() - _base, "peak": 0, "ticks": 0, "tick_max": 0, "think_tick_max": 0,
      "moves": [], "upd": [], "wr": []}
@@ -79,9 +73,8 @@ app.update = update
 app.render = render
 hw.np.write = write
 def wrap(bot):
-    # A move is either one choose() call (with poll() between evaluations) or
-    # start() then a step() slice per tick until the cell comes back; step()
-    # keeps returning the cell afterwards, so a move is counted once.
+    # A move is start() then a step() slice per tick until the cell comes back;
+    # step() keeps returning the cell afterwards, so a move is counted once.
     def moved():
         if st[4]:
             R["moves"].append(df(us(), st[4]))
@@ -92,36 +85,20 @@ def wrap(bot):
             if df(n, st[2]) >= 20:
                 st[2] = n
                 sample()
-    if hasattr(bot, "step"):
-        stt = bot.start
-        stp = bot.step
-        def start(g, color):
-            st[4] = us()
-            stt(g, color)
-        def step(units):
-            st[0] = 1
-            c = stp(units)
-            if c >= 0:
-                moved()
-            heap_due()
-            return c
-        bot.start = start
-        bot.step = step
-    else:
-        ch = bot.choose
-        po = bot.poll if hasattr(bot, "poll") else None
-        def choose(g, color):
-            st[0] = 1
-            st[4] = us()
-            c = ch(g, color)
+    stt = bot.start
+    stp = bot.step
+    def start(g, color):
+        st[4] = us()
+        stt(g, color)
+    def step(units):
+        st[0] = 1
+        c = stp(units)
+        if c >= 0:
             moved()
-            return c
-        def poll():
-            if po is not None:
-                po()
-            heap_due()
-        bot.choose = choose
-        bot.poll = poll
+        heap_due()
+        return c
+    bot.start = start
+    bot.step = step
 for b in app.bots:
     if b is not None:
         wrap(b)
