@@ -45,6 +45,7 @@ _TOL = const(24)  # moves within this many points of the best may be mixed in (s
 _VAR = const(4)  # ... if the mixture then guarantees at most this much less
 _GAP = const(8)  # fictitious play stops once its strategy is within this many points of the game's value
 _ORC_GAIN = const(30)  # a reply outside the columns must beat the strategy by this much (one turtle) to join them
+_ORC_BUDGET = const(500)  # units for that search (~25 M fuel), centre cells first (_ORDER)
 _HOT = const(3000)  # a cell's line change this big (a five) is played exactly in the reply search
 _OUT = const(-0x20000000)  # a row's running payoff when it is left out of the solve (never the best)
 
@@ -1268,6 +1269,7 @@ class Bot:
             self._ob1v = self._ob2v = 0x3FFFFFFF
             self._oi = -1
             self._k = 0
+            self._spent = 0
             self._ph = _PH_ORC
         return left
 
@@ -1298,9 +1300,13 @@ class Bot:
         black = color == BLACK
         k = self._k
         i = self._oi
+        spent = self._spent
         while k < 81:
             if i < 0:
-                c = k
+                if spent >= _ORC_BUDGET:
+                    k = 81  # out of thinking time: the outer cells (last in _ORDER) stay unsearched
+                    break
+                c = _ORDER[k]
                 p = PAD[c]
                 jj = 0
                 while jj < nc and cols[jj] != c:
@@ -1314,6 +1320,7 @@ class Bot:
                 cols[nc] = c  # a scratch column: _quiet reads it there
                 self._cell_delta(p, opp, w.sc, w.s4c, w.dc, w.d4c, nc)
                 left -= _U_DELTA
+                spent += _U_DELTA
                 self._ov = 0
                 i = 0
                 first = False
@@ -1324,10 +1331,10 @@ class Bot:
                     if v < self._ob1v:
                         self._ob2 = self._ob1
                         self._ob2v = self._ob1v
-                        self._ob1 = k
+                        self._ob1 = cols[nc]
                         self._ob1v = v
                     else:
-                        self._ob2 = k
+                        self._ob2 = cols[nc]
                         self._ob2v = v
                 k += 1
                 i = -1
@@ -1337,26 +1344,32 @@ class Bot:
                 i += 1
                 continue
             r = rows[i]
+            c = cols[nc]
             pr = PAD[r]
-            pc = PAD[k]
-            if (r == k or _hot(w.sr[i]) or _hot(w.sc[nc])
+            pc = PAD[c]
+            # (a five of ours is left to the formula: it scores the five's
+            # window, under a won game's value, but it ranks the replies the
+            # same, and it would make every pair of that row exact)
+            if (r == c or _hot(w.sc[nc])
                     or self._clamps(pr, color, pc) or self._clamps(pc, opp, pr)):
                 if not first and left < _U_PLAY + _U_EVAL:
                     left = -1
                     break
                 if black:
-                    _PLAY(g, r, k)
+                    _PLAY(g, r, c)
                 else:
-                    _PLAY(g, k, r)
+                    _PLAY(g, c, r)
                 v = _EVAL(self, g)
                 _UNDO(g)
                 left -= _U_PLAY + _U_EVAL
+                spent += _U_PLAY + _U_EVAL
             else:
                 if not first and left < _U_OQ:
                     left = -1
                     break
                 v = _QUIET(self, i, nc)
                 left -= _U_OQ
+                spent += _U_OQ
             if not black:
                 v = -v
             self._ov += n * v
@@ -1364,6 +1377,7 @@ class Bot:
             first = False
         self._k = k
         self._oi = i
+        self._spent = spent
         if k < 81:
             return left
         # Done: add what beats the strategy (the threshold is per unit of rcnt).
@@ -1484,6 +1498,8 @@ for _i in range(81):
     _UNPAD[PAD[_i]] = _i
 _UNPAD = bytes(_UNPAD)
 del _i
+# cells from the centre out (ring by ring, row-major in a ring): the reply search's order
+_ORDER = bytes(sorted(range(81), key=lambda i: max(abs(i // 9 - 4), abs(i % 9 - 4)) * 81 + i))
 _PLAY = Game.play
 _UNDO = Game.undo
 _BELOW = Bot._below
