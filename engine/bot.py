@@ -70,7 +70,7 @@ _FP_BATCH = const(10)
 # Units for the pairs of one move: beyond it the remaining rows are dropped
 # (hard's worst move measured 80 M fuel without it, 74 M with it).
 _PAIR_BUDGET = const(800)
-SLICE_UNITS = 30  # units per firmware tick: ~1.5 M fuel (~10 ms of RP2040; a big capture turn's item up to 2.1 M)
+SLICE_UNITS = 40  # units per firmware tick: ~2 M fuel (~13 ms of RP2040; the worst slice is in the README)
 
 # Phases of a move (Bot._ph)
 _PH_IDLE = const(0)
@@ -179,7 +179,8 @@ del _build  # its bytecode would stay on the heap for nothing
 # Level parameters: own candidates, opponent candidates, fictitious-play
 # iterations, payoff noise (+-), clamp-threat terms in the evaluation and
 # exact rescoring of capture turns (medium approximates those), anticipatory
-# captures added to the candidates (per side, at most).
+# captures added to the candidates (per side, at most), the opponent's best
+# replies over the whole board (_orc).
 # Measured against the exploiter and matrix1 baselines (40 games each, so
 # +-8%): more candidates (8 x 8, 10 x 10), 3x the iterations, no payoff
 # noise or a wider _TOL did not do better; adding our own candidates to the
@@ -187,7 +188,12 @@ del _build  # its bytecode would stay on the heap for nothing
 # per pairing (+-7%), seeds 1 and 2: hard 8 x 6 (was 6 x 6) beats matrix1
 # 64.5% / 60.0% (was 53.3% / 51.0%) and the exploiter wins 63.5% / 61.5%
 # (was 68.5% / 69.5%); 6 x 8, 10 x 6 (52.3% / 54.5% vs matrix1), _TOL 12
-# or 48 did not help.
+# or 48 did not help. Then (200 games, seed 1, exploiter / matrix1):
+# alternating fictitious play to a gap of _GAP points (was 100 simultaneous
+# iterations, whose strategy a reader gained 188 points against, mean; see
+# _fp) 61.6% / 64.6%; the safe mixing of _pick 64.5% / 66.2%; adding the
+# best-reply search (_orc, bounded) 57.0% / 66.0% (seed 2: see the README).
+# Unbounded it measured 303 M fuel worst; 2 best replies per move, not 3.
 _PARAMS = {
     "easy": (0, 0, 0, 0, 0, 0, 0),
     "medium": (3, 3, 40, 3, 0, 1, 0),
@@ -309,12 +315,12 @@ class Bot:
 
     Measured (python -m tools.bench --only bot: all 1,236 positions of the
     shared random games, worst over 6 heap layouts / mean, wasm fuel per
-    move): easy 4.0 M / 2.7 M, medium 23.4 M / 8.4 M, hard 64.1 M / 28.8 M
-    (0.43 s / 0.19 s of RP2040 at the measured 150 fuel per us), sliced in
-    step(30)s of at most 1.0 M (easy), 1.8 M (medium), 1.8 M (hard) fuel
-    (7, 12, 12 ms); no heap allocated
+    move): easy 4.0 M / 2.7 M, medium 21.3 M / 7.6 M, hard 129 M / 50 M
+    (0.86 s / 0.33 s of RP2040 at the measured 150 fuel per us), sliced in
+    step(40)s of at most 1.3 M (easy), 2.4 M (medium), 2.8 M (hard) fuel
+    (9, 16, 19 ms); no heap allocated
     in start() or step() (heap_lock on the official port). Heap held (.mpy,
-    gc.mem_alloc): the module 13.8 KB, the first Bot 3.0 KB (shared Work), the
+    gc.mem_alloc): the module 15.5 KB, the first Bot 3.1 KB (shared Work), the
     first medium or hard Bot 4.0 KB more (its private Game, 2.1 KB, and the
     matrix arrays not shared with the heuristic's).
     """

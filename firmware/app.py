@@ -76,7 +76,7 @@ class App:
         self.trace = trace
         self.bot_cls = bots  # None: engine.bot, imported only when a mode needs it (it is the biggest module)
         self.bots = [None, None]  # type: list
-        self.units = 0  # bot work units per tick (engine.bot.SLICE_UNITS, ~20 ms of RP2040 time)
+        self.units = 0  # bot work units per tick (engine.bot.SLICE_UNITS, ~13 ms of RP2040 time)
         self.thinking = -1  # seat whose computer is choosing, a slice per tick; -1: none
         self.settings = None
         self.scores = None
