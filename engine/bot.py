@@ -45,7 +45,7 @@ _TOL = const(24)  # moves within this many points of the best may be mixed in (s
 _VAR = const(4)  # ... if the mixture then guarantees at most this much less
 _GAP = const(8)  # fictitious play stops once its strategy is within this many points of the game's value
 _ORC_GAIN = const(30)  # a reply outside the columns must beat the strategy by this much (one turtle) to join them
-_ORC_BUDGET = const(500)  # units for that search (~25 M fuel), centre cells first (_ORDER)
+_ORC_BUDGET = const(300)  # units for one round of that search (~15 M fuel; clamps first, see _orc)
 _HOT = const(3000)  # a cell's line change this big (a five) is played exactly in the reply search
 _OUT = const(-0x20000000)  # a row's running payoff when it is left out of the solve (never the best)
 
@@ -66,6 +66,8 @@ _U_EVAL = const(20)  # a capture turn's rescoring of every line through a change
 _U_FP = const(10)  # _FP_BATCH iterations of fictitious play (0.52 M at 8 x 8)
 _U_PICK = const(5)  # sampling the mixed strategy (0.23 M)
 _U_OQ = const(2)  # one quiet pair of the opponent's best-reply search (_quiet)
+_U_OEX = const(40)  # ... an exact pair in it (play + rescoring: up to 2.1 M, so a slice of its own) ...
+_U_TIER = const(3)  # ... and one cell's pass in it (_tier: up to 9 clamp tests)
 _FP_BATCH = const(10)
 # Units for the pairs of one move: beyond it the remaining rows are dropped
 # (hard's worst move measured 80 M fuel without it, 74 M with it).
@@ -197,7 +199,7 @@ del _build  # its bytecode would stay on the heap for nothing
 _PARAMS = {
     "easy": (0, 0, 0, 0, 0, 0, 0),
     "medium": (3, 3, 40, 3, 0, 1, 0),
-    "hard": (8, 6, 400, 4, 1, 1, 1),
+    "hard": (8, 6, 400, 4, 1, 1, 2),
 }
 
 
@@ -255,6 +257,7 @@ class Work:
         self.lbase = array("i", bytes(4 * _NLINES))  # each line's score at the root
         self.lf4 = array("h", bytes(2 * _NLINES))  # each line's fours at the root (packed)
         self.lstamp = array("H", bytes(2 * _NLINES + 2))  # line stamps; the last entry is the counter
+        self.tier = bytearray(81)  # each cell's pass in the opponent's best-reply search (_orc)
 
 
 _WORK = [None]
@@ -354,6 +357,7 @@ class Bot:
         self._spent = 0  # units spent on pairs in this move (see _PAIR_BUDGET)
         self._fi = 0
         self._gap = 0
+        self._fpused = 0  # fictitious-play iterations used in this move
         self._orcs = 0  # the best-reply search is still to run in this move (see _orc)
         self._oi = 0
         self._ov = 0
@@ -440,6 +444,7 @@ class Bot:
         self._spent = 0
         self._redo = 0
         self._orcs = self._orc_on
+        self._fpused = 0
 
     def step(self, units):
         """Do at most `units` work units of the move begun by start(); -1 while thinking, then the cell (0..80).
@@ -1173,7 +1178,11 @@ class Bot:
         rcnt = w.rcnt
         kr = self._nr
         kc = self._nc
-        iters = self._iters
+        # The level's iterations are for the whole move: a re-solve (a new
+        # column) gets what the solves before it left, and at least a quarter.
+        iters = self._iters - self._fpused
+        if iters < self._iters >> 2:
+            iters = self._iters >> 2
         it = self._k
         if it == 0:
             # Safe rows: no candidate reply wins against them at once.
@@ -1237,6 +1246,7 @@ class Bot:
         if it < iters and gap > limit * it:
             return left
         self._it = it
+        self._fpused += it
         bi = 0
         for ii in range(1, kr):
             if rcnt[ii] > rcnt[bi]:
@@ -1263,9 +1273,9 @@ class Bot:
                 self._ph = _PH_DELTA
                 self._k = 0
                 return left
-        if self._orcs and kc < _MAXK - 2:
+        if self._orcs and kc < _MAXK:
             # the opponent's best reply over the whole board (see _orc), once
-            self._orcs = 0
+            self._orcs -= 1
             lo = 0x3FFFFFFF
             for jj in range(kc):
                 if cacc[jj] < lo:
@@ -1291,7 +1301,7 @@ class Bot:
         average). Quiet pairs cost one formula (see _quiet); collisions,
         clamps and big line changes (a five) are played exactly.
         Items: one cell's line changes (_U_DELTA), then one pair each
-        (_U_OQ quiet, _U_PLAY + _U_EVAL exact).
+        (_U_OQ quiet, _U_OEX exact).
         """
         w = self._w
         g = w.g
@@ -1307,12 +1317,16 @@ class Bot:
         k = self._k
         i = self._oi
         spent = self._spent
-        while k < 81:
+        # Three passes over the cells, centre out: replies that clamp, then
+        # the ones near our moves, then the rest (see _tier), so the budget
+        # cuts the quiet far cells (the edge captures it used to cut were
+        # the biggest gains left to a reader of the bot).
+        while k < 243:
             if i < 0:
                 if spent >= _ORC_BUDGET:
-                    k = 81  # out of thinking time: the outer cells (last in _ORDER) stay unsearched
+                    k = 243  # out of thinking time: the rest stays unsearched
                     break
-                c = _ORDER[k]
+                c = _ORDER[k % 81]
                 p = PAD[c]
                 jj = 0
                 while jj < nc and cols[jj] != c:
@@ -1320,9 +1334,28 @@ class Bot:
                 if bd[p] or jj < nc:
                     k += 1
                     continue
-                if not first and left < _U_DELTA:
-                    left = -1  # not this slice (step() returns on a negative left)
-                    break
+                if k < 81 and self._orcs == self._orc_on - 1:
+                    # first pass of the first round: every cell's tier (w.tier),
+                    # kept for the next round (a pass order, so stale is fine)
+                    if not first and left < _U_TIER + _U_DELTA:
+                        left = -1  # not this slice (step() returns on a negative left)
+                        break
+                    t = self._tier(p, opp)
+                    w.tier[c] = t
+                    left -= _U_TIER
+                    first = False
+                    if t:
+                        k += 1
+                        continue
+                    # (a clamp: its line changes are part of this item)
+                else:
+                    t = w.tier[c]
+                    if t != k // 81:
+                        k += 1
+                        continue
+                    if not first and left < _U_DELTA:
+                        left = -1
+                        break
                 cols[nc] = c  # a scratch column: _quiet reads it there
                 self._cell_delta(p, opp, w.sc, w.s4c, w.dc, w.d4c, nc)
                 left -= _U_DELTA
@@ -1358,7 +1391,7 @@ class Bot:
             # same, and it would make every pair of that row exact)
             if (r == c or _hot(w.sc[nc])
                     or self._clamps(pr, color, pc) or self._clamps(pc, opp, pr)):
-                if not first and left < _U_PLAY + _U_EVAL:
+                if not first and left < _U_OEX:
                     left = -1
                     break
                 if black:
@@ -1367,8 +1400,8 @@ class Bot:
                     _PLAY(g, c, r)
                 v = _EVAL(self, g)
                 _UNDO(g)
-                left -= _U_PLAY + _U_EVAL
-                spent += _U_PLAY + _U_EVAL
+                left -= _U_OEX
+                spent += _U_PLAY + _U_EVAL  # (the budget counts the work, not the slot)
             else:
                 if not first and left < _U_OQ:
                     left = -1
@@ -1384,7 +1417,7 @@ class Bot:
         self._k = k
         self._oi = i
         self._spent = spent
-        if k < 81:
+        if k < 243:
             return left
         # Done: add what beats the strategy (the threshold is per unit of rcnt).
         j0 = nc
@@ -1392,7 +1425,7 @@ class Bot:
         if self._ob1v < lim:
             cols[nc] = self._ob1
             nc += 1
-            if self._ob2v < lim:
+            if self._ob2v < lim and nc < _MAXK:
                 cols[nc] = self._ob2
                 nc += 1
         if nc > j0:
@@ -1404,12 +1437,35 @@ class Bot:
         self._k = 0
         return left
 
+    def _tier(self, p, who):
+        """The reply search's pass for `who` on empty padded cell p: 0 if it would clamp (on the root
+        board, or with one of the moves the solved strategy plays as the other newcomer), 1 if it
+        is within two cells of one of those moves, else 2."""
+        w = self._w
+        rows = w.rows
+        rcnt = w.rcnt
+        if self._clamps(p, who, -1):
+            return 0
+        t = 2
+        for i in range(self._nr):
+            if rcnt[i]:
+                q = PAD[rows[i]]
+                dr = q // 11 - p // 11
+                dc = q % 11 - p % 11
+                if -3 <= dr <= 3 and -3 <= dc <= 3 and q != p:
+                    if self._clamps(p, who, q):
+                        return 0
+                    if -2 <= dr <= 2 and -2 <= dc <= 2:
+                        t = 1
+        return t
+
     def _clamps(self, pn, who, pother):
         """True if a newcomer of `who` on padded cell pn closes a clamp, the other side's newcomer
-        being on pother (both placed for the test; the root board is restored)."""
+        being on pother (-1: none; both placed for the test; the root board is restored)."""
         bd = self._w.bd
         bd[pn] = who
-        bd[pother] = 3 - who
+        if pother >= 0:
+            bd[pother] = 3 - who
         hit = False
         for dd in _DIRS:
             # middles first: while they are pieces (not the wall), the next
@@ -1421,7 +1477,8 @@ class Bot:
                     hit = True
                     break
         bd[pn] = 0
-        bd[pother] = 0
+        if pother >= 0:
+            bd[pother] = 0
         return hit
 
     def _pick(self):
