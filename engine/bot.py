@@ -194,8 +194,11 @@ del _build  # its bytecode would stay on the heap for nothing
 # alternating fictitious play to a gap of _GAP points (was 100 simultaneous
 # iterations, whose strategy a reader gained 188 points against, mean; see
 # _fp) 61.6% / 64.6%; the safe mixing of _pick 64.5% / 66.2%; adding the
-# best-reply search (_orc, bounded) 57.0% / 66.0% (seed 2: see the README).
-# Unbounded it measured 303 M fuel worst; 2 best replies per move, not 3.
+# best-reply search (_orc, one round, bounded) 57.0% / 66.0% (seed 2 58.0%);
+# two rounds, clamping replies first: see the README (seeds 1 and 2 ~51%).
+# Unbounded the search measured 303 M fuel worst. Tried and dropped: the
+# same search for our own moves (rows; the exploiter did better, 55% vs
+# 53% on 200 games), 8 x 4 candidates (56%).
 _PARAMS = {
     "easy": (0, 0, 0, 0, 0, 0, 0),
     "medium": (3, 3, 40, 3, 0, 1, 0),
@@ -318,13 +321,13 @@ class Bot:
 
     Measured (python -m tools.bench --only bot: all 1,236 positions of the
     shared random games, worst over 6 heap layouts / mean, wasm fuel per
-    move): easy 4.0 M / 2.7 M, medium 21.3 M / 7.6 M, hard 129 M / 50 M
-    (0.86 s / 0.33 s of RP2040 at the measured 150 fuel per us), sliced in
-    step(40)s of at most 1.3 M (easy), 2.4 M (medium), 2.8 M (hard) fuel
-    (9, 16, 19 ms); no heap allocated
+    move): easy 4.0 M / 2.7 M, medium 21.0 M / 7.6 M, hard 125 M / 52 M
+    (0.84 s / 0.35 s of RP2040 at the measured 150 fuel per us), sliced in
+    step(40)s of at most 1.3 M (easy), 2.4 M (medium), 3.4 M (hard) fuel
+    (9, 16, 23 ms); no heap allocated
     in start() or step() (heap_lock on the official port). Heap held (.mpy,
-    gc.mem_alloc): the module 15.5 KB, the first Bot 3.1 KB (shared Work), the
-    first medium or hard Bot 4.0 KB more (its private Game, 2.1 KB, and the
+    gc.mem_alloc): the module 15.9 KB, the first Bot 3.1 KB (shared Work), the
+    first medium or hard Bot 4.1 KB more (its private Game, 2.1 KB, and the
     matrix arrays not shared with the heuristic's).
     """
 
