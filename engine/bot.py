@@ -44,7 +44,7 @@ _MAXK = const(10)  # most candidates per side (rows and columns of the matrix)
 _TOL = const(24)  # moves within this many points of the best may be mixed in (see _pick) ...
 _VAR = const(4)  # ... if the mixture then guarantees at most this much less
 _GAP = const(8)  # fictitious play stops once its strategy is within this many points of the game's value
-_ORC_GAIN = const(30)  # a reply outside the columns must beat the strategy by this much (one turtle) to join them
+_ORC_GAIN = const(30)  # a reply outside the columns must beat the strategy by this much (one turtle) to join them (see _PARAMS)
 _ORC_BUDGET = const(300)  # units for one round of that search (~15 M fuel; clamps first, see _orc)
 _HOT = const(3000)  # a cell's line change this big (a five) is played exactly in the reply search
 _OUT = const(-0x20000000)  # a row's running payoff when it is left out of the solve (never the best)
@@ -195,10 +195,12 @@ del _build  # its bytecode would stay on the heap for nothing
 # iterations, whose strategy a reader gained 188 points against, mean; see
 # _fp) 61.6% / 64.6%; the safe mixing of _pick 64.5% / 66.2%; adding the
 # best-reply search (_orc, one round, bounded) 57.0% / 66.0% (seed 2 58.0%);
-# two rounds, clamping replies first: see the README (seeds 1 and 2 ~51%).
-# Unbounded the search measured 303 M fuel worst. Tried and dropped: the
-# same search for our own moves (rows; the exploiter did better, 55% vs
-# 53% on 200 games), 8 x 4 candidates (56%).
+# two rounds, clamping replies first: see the README (seeds 1 and 2: 57.5%
+# and 53.8%). Unbounded the search measured 303 M fuel worst. Tried and
+# dropped: the same search for our own moves (rows; the exploiter did
+# better, 55% vs 53% on 200 games), 8 x 4 candidates (56%), 9 x 6 (63.0% /
+# 57.0%), _ORC_GAIN 15 (55.5% / 50.8%, but hard vs matrix1 fell to 57.8%)
+# and 8 (59.0% / 55.5%).
 _PARAMS = {
     "easy": (0, 0, 0, 0, 0, 0, 0),
     "medium": (3, 3, 40, 3, 0, 1, 0),
