@@ -1,5 +1,6 @@
 """The firmware core on the emulated Pico (the official MicroPython v1.27 firmware on rp2040js is the judge): the key click is PWM at 2-4 kHz, and an interrupt (as mpremote and the deploy tool send it) leaves every LED dark."""
 import shutil
+import time
 
 import pytest
 
@@ -30,6 +31,26 @@ def test_a_key_press_clicks_through_the_pwm_at_3_5_khz(pico):
     assert 2000 <= on[0][2] <= 4000
     assert abs(on[0][3] - sound.VOLUMES[2] / 65535) < 0.01  # the default volume's duty
     assert (on[0][0] - base) / 1e6 < 40  # within a few scans of the contact closing
+
+
+def test_a_schedule_keeps_its_offsets_however_long_the_host_takes_to_send_it(pico, monkeypatch):
+    # Before: the base was read in one round trip and the alarms armed in another; a host that
+    # stalled in between (a loaded CI machine) let the chip run on, so both changes fired at once
+    # on arrival and a tap was lost. Here the host stalls 0.4 s (~120 emulated ms) before sending.
+    real = pico.call
+
+    def slow(op, **kw):
+        if op == "schedule":
+            time.sleep(0.4)
+        return real(op, **kw)
+
+    monkeypatch.setattr(pico, "call", slow)
+    base = pico.schedule([(0, "A", "5", True), (80, "A", "5", False)])
+    monkeypatch.undo()
+    pico.run_until(base + 200 * 1000000)
+    a, b = pico.keys[("A", "5")]
+    got = [(t - base, closed) for t, x, y, closed in pico.switches(since_ns=base) if {x, y} == {a, b}]
+    assert got == [(0, True), (80 * 1000000, False)]
 
 
 def test_an_interrupt_leaves_every_led_dark(pico):

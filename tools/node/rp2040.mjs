@@ -128,6 +128,7 @@ const hostIn = [];          // bytes from the host not yet given to the guest
 let pendingRead = null;     // the guest's OUT endpoint read waiting for host bytes
 let connected = false;
 let keyAlarms = [];
+let switchLog = [];         // [t_ns, net a, net b, closed] for every contact change, the latest 10000
 
 function patchBootrom(rom32) {
   // The boot ROM's flash functions talk to a flash chip rp2040js does not
@@ -350,6 +351,8 @@ function setSwitch(a, b, closed) {
   const was = switches.has(key);
   if (closed === was) return;
   if (closed) switches.set(key, true); else switches.delete(key);
+  switchLog.push([mcu.clock.nanos, a, b, closed]);
+  if (switchLog.length > 10000) switchLog.shift();
   rebuildNets();
   recomputeNet(a);
   recomputeNet(b);
@@ -524,6 +527,7 @@ function handle(req) {
       kick();
       return reply({ t_ns: base });
     }
+    case "switches": return reply({ events: switchLog.filter((e) => e[0] >= (req.since_ns || 0)) });
     case "release_all": for (const k of [...switches.keys()]) { const [a, b] = k.split(",").map(Number); setSwitch(a, b, false); } return reply({});
     case "frames": return reply({ frames: frames.filter((f) => f[0] >= (req.since || 0)).slice(0, req.limit || 100000) });
     case "buzzer": return reply({ events: buzzer.filter((e) => e[0] >= (req.since_ns || 0)) });

@@ -378,20 +378,33 @@ class Pico:
         a, b = self._nets(pad, key)
         return self.call("switch", a=a, b=b, closed=False)["t_ns"]
 
+    def switches(self, since_ns=0):
+        """Key contact changes as the chip saw them: [(t_ns, net a, net b, closed)], the latest 10000."""
+        return [tuple(e) for e in self.call("switches", since_ns=since_ns)["events"]]
+
     def release_all(self):
         self.call("release_all")
 
     def schedule(self, events, at_ns=None):
-        """Key changes at exact emulated times: events = [(ms, pad, key, closed)], ms after `at_ns` (default: now).
+        """Key changes at exact emulated times: events = [(ms, pad, key, closed)], ms after `at_ns` (default:
+        the chip's clock when the request reaches it). Returns the emulated ns the offsets count from.
 
-        Returns the emulated ns the offsets count from."""
-        base = self.now_ns() if at_ns is None else int(at_ns)
+        The default base is taken on the Node side, in the same step that arms the alarms: a base read
+        first (one round trip) would be stale by however long the host took to send the schedule while
+        the chip ran on. On a loaded 2-core CI machine that was over 80 emulated ms, so a tap's press and
+        release fired at the same instant and the key was lost (the run waited 5 emulated minutes for it)."""
         evs = []
         for ms, pad, key, closed in events:
             a, b = self._nets(pad, key)
-            evs.append({"at_ns": base + int(round(ms * NS_PER_MS)), "a": a, "b": b, "closed": bool(closed)})
-        self.call("schedule", events=evs)
-        return base
+            ev = {"a": a, "b": b, "closed": bool(closed)}
+            off = int(round(ms * NS_PER_MS))
+            if at_ns is None:
+                ev["delay_ns"] = off
+            else:
+                ev["at_ns"] = int(at_ns) + off
+            evs.append(ev)
+        now = self.call("schedule", events=evs)["t_ns"]
+        return now if at_ns is None else int(at_ns)
 
     def tap(self, pad, key, hold_ms=80, gap_ms=80):
         """Press for hold_ms, release, and let gap_ms more pass (emulated); a human's firm tap."""
