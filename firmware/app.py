@@ -33,6 +33,7 @@ _S_SHOW = const(6)
 _S_HOLD = const(7)
 
 TICK_MS = const(10)  # one pad scan per tick: 2 agreeing scans debounce a key (10-20 ms)
+_TICK_US = const(10000)  # TICK_MS in microseconds, for run()'s grid
 FRAME_MS = const(20)  # 50 frames/s; one strip write of 83 LEDs takes 2.5 ms
 # While a computer thinks, 25 frames/s: every tick then carries a ~20 ms bot slice, and
 # a frame on each one (~150k fuel, 2 ms) cost ~10% of the move (tools/bench/firmware.py).
@@ -286,10 +287,35 @@ class App:
         self.frames += 1
 
     def run(self, stop=None):
-        """Loop forever on a device (stop() -> True ends it, for tests)."""
-        sleep = self.clock.sleep_ms
+        """Loop forever on a device (stop() -> True ends it, for tests).
+
+        With a microsecond clock (MicroPython's time: ticks_us + sleep_us) each tick starts on an
+        exact TICK_MS grid. With sleep_ms alone it did not: rp2's sleep_ms(n) wakes n ms after the
+        call, so a tick began at the sub-ms phase where the one before it ended, and that depends
+        on what it did, i.e. on which key is pending. The emulated Pico measured up to 998 us of
+        drift, enough to move a key's status-LED feedback by one frame for a different secret move.
+        On the grid the pads are scanned at the same microsecond whatever the pending moves.
+        (sleep_us over 1 ms on rp2: a sleep_ms that serves USB and Ctrl-C, then <= 1 ms busy-wait.)
+        CircuitPython's clock has no microseconds: ms sleeps there."""
+        clock = self.clock
+        us = getattr(clock, "ticks_us", None)
+        if us is None:
+            sleep = clock.sleep_ms
+            while stop is None or not stop():
+                sleep(self.tick())
+            return
+        sleep_us = clock.sleep_us
+        add = clock.ticks_add
+        diff = clock.ticks_diff
+        due = us()
         while stop is None or not stop():
-            sleep(self.tick())
+            if self.tick() > 0:
+                due = add(due, _TICK_US)
+                d = diff(due, us())
+                if d > 0:
+                    sleep_us(d)
+                    continue
+            due = us()  # overran: the grid starts again from now, as tick()'s own does
 
     # ---- update -----------------------------------------------------------------
     def update(self, now):

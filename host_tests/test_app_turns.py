@@ -189,6 +189,62 @@ def test_ticks_run_on_a_deadline_whatever_they_cost(cost):
     assert len(starts) == 1000 // TICK_MS
 
 
+class _UsClock:
+    """MicroPython's time on rp2, in microseconds: sleep_ms(n) wakes n ms after the call (at the call's
+    sub-ms phase), sleep_us(n) exactly n us later. No wrap: these runs are short."""
+
+    def __init__(self):
+        self.us = 7_000_123
+
+    def ticks_us(self):
+        return self.us
+
+    def ticks_ms(self):
+        return self.us // 1000
+
+    def ticks_add(self, t, d):
+        return t + d
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+    def sleep_ms(self, ms):
+        if ms > 0:
+            self.us += ms * 1000
+
+    def sleep_us(self, n):
+        if n > 0:
+            self.us += n
+
+
+def test_with_a_microsecond_clock_ticks_start_on_an_exact_grid_whatever_the_last_one_did():
+    # Before: run() slept with sleep_ms only, so each tick began at the sub-ms phase where the
+    # previous one ended: work that depends on the pending key moved the next scan by up to 1 ms
+    # (the emulated Pico's secrecy test saw a status-LED frame move by one frame).
+    from firmware.app import App, TICK_MS
+    from firmware.hw import build
+
+    cfg = Cfg()
+    fb = FakeBoard(cfg)
+    clock = _UsClock()
+    hw = build(cfg, fb.Pin, fb.NeoPixel, clock, entropy=lambda: 1)
+    app = App(hw, cfg, mode="2p")
+    starts = []
+    scan = app.pads[0].scan
+    costs = [130, 870, 410, 990, 20]  # us: what scanning and drawing happened to cost
+
+    def scan_at(ring):
+        starts.append(clock.us)
+        clock.us += costs[len(starts) % len(costs)]
+        scan(ring)
+
+    app.pads[0].scan = scan_at
+    t0 = clock.us
+    app.run(stop=lambda: clock.us - t0 >= 500_000)
+    assert len(starts) >= 45
+    assert {b - a for a, b in zip(starts, starts[1:])} == {TICK_MS * 1000}
+
+
 def test_an_overrun_tick_starts_the_next_at_once_without_a_burst():
     from firmware.app import App
     from firmware.hw import build

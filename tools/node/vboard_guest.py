@@ -96,7 +96,10 @@ def sleep_ms(ms):
 
 
 def sleep_us(us):
-    _vb.sleep_ms(int(us) // 1000)
+    # App.run() sleeps with this when time has ticks_us (its microsecond tick grid): the
+    # same heap check as sleep_ms, and the nearest whole ms (the JS side sleeps in ms).
+    _heap_check()
+    _vb.sleep_ms((int(us) + 500) // 1000)
 
 
 def sleep(s):
