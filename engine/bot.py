@@ -278,11 +278,6 @@ def work(full):
     return w
 
 
-def _hot(v):
-    """A line change too big for the quiet formula's window sums (a five is a won game)."""
-    return v >= _HOT or v <= -_HOT
-
-
 def _fours_term(f4):
     """Black's bonus for a packed fours count (black * 1024 + white): two fours against none win next turn."""
     fb = f4 >> 10  # both counts are >= 0 here (a real position's)
@@ -323,7 +318,7 @@ class Bot:
 
     Measured (python -m tools.bench --only bot: all 1,236 positions of the
     shared random games, worst over 6 heap layouts / mean, wasm fuel per
-    move): easy 4.0 M / 2.7 M, medium 21.0 M / 7.6 M, hard 125 M / 52 M
+    move): easy 4.0 M / 2.7 M, medium 21.0 M / 7.6 M, hard 126 M / 52 M
     (0.84 s / 0.35 s of RP2040 at the measured 150 fuel per us), sliced in
     step(40)s of at most 1.3 M (easy), 2.4 M (medium), 3.4 M (hard) fuel
     (9, 16, 23 ms); no heap allocated
@@ -1394,7 +1389,7 @@ class Bot:
             # (a five of ours is left to the formula: it scores the five's
             # window, under a won game's value, but it ranks the replies the
             # same, and it would make every pair of that row exact)
-            if (r == c or _hot(w.sc[nc])
+            if (r == c or abs(w.sc[nc]) >= _HOT  # their five: a won game, not a window sum
                     or self._clamps(pr, color, pc) or self._clamps(pc, opp, pr)):
                 if not first and left < _U_OEX:
                     left = -1
@@ -1510,13 +1505,13 @@ class Bot:
                 best = racc[ii]
         near = best - _TOL * it
         bonus = (it >> 2) + 1
+        tot = it
         n = 0
         for ii in range(kr):
-            if racc[ii] >= near and rcnt[ii] * 4 < it:
+            if self._mixable(ii, near):
                 n += 1
         if n:
             # guaranteed value (per unit of weight) before and after
-            tot = it + n * bonus
             lo0 = 0x3FFFFFFF
             lo1 = 0x3FFFFFFF
             for jj in range(kc):
@@ -1524,24 +1519,26 @@ class Bot:
                 if x // it < lo0:
                     lo0 = x // it
                 for ii in range(kr):
-                    if racc[ii] >= near and rcnt[ii] * 4 < it:
+                    if self._mixable(ii, near):
                         x += bonus * m[ii * _MAXK + jj]
-                if x // tot < lo1:
-                    lo1 = x // tot
+                if x // (it + n * bonus) < lo1:
+                    lo1 = x // (it + n * bonus)
             if lo1 >= lo0 - _VAR:
                 for ii in range(kr):
-                    if racc[ii] >= near and rcnt[ii] * 4 < it:
+                    if self._mixable(ii, near):
                         rcnt[ii] += bonus
-            else:
-                tot = it
-        else:
-            tot = it
+                tot = it + n * bonus
         r = self._below(tot)
         for ii in range(kr):
             r -= rcnt[ii]
             if r < 0:
                 return ii
         return 0
+
+    def _mixable(self, i, near):
+        """Row i may be mixed in by _pick: near the best against the column mixture, under a quarter of the weight."""
+        w = self._w
+        return w.racc[i] >= near and w.rcnt[i] * 4 < self._it
 
     def _easy(self):
         """Easy: one of the heuristic's top 4 cells, picked with noise (weights 8:4:2:1)."""
