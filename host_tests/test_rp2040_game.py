@@ -6,8 +6,8 @@ import pytest
 
 from engine import Game, parse_square
 from firmware.entry import keys_for
-from tools.rp2040 import Pico, classify
-from tools.rp2040.probe import run_app
+from tools.rp2040 import Pico, Rp2040Error, classify
+from tools.rp2040.probe import HEAP_HOLD_MS, run_app
 
 pytestmark = pytest.mark.usefixtures("needs_uf2")
 
@@ -86,8 +86,21 @@ def test_heap_after_boot_and_at_peak_against_the_hard_computer(pico):
     print("heap after boot %.1f KB, peak vs hard %.1f KB (of %.1f KB free on a Pico)"
           % (r["boot"] / 1024, r["peak"] / 1024, PICO_FREE_HEAP / 1024))
     assert 10 * 1024 < r["boot"] <= r["peak"]
+    # Keys are seen after 2 agreeing scans: the taps must outlast two of the (sampling-stretched)
+    # scan gaps, or a double tap loses a key now and then and the run waits for a refused move.
+    assert 2 * r["scan_gap_max"] < HEAP_HOLD_MS * 1000, r["scan_gap_max"]
     # The hard limit: the game must fit a Pico's heap with room for the REPL and fragmentation.
     assert r["peak"] < PICO_FREE_HEAP - 32 * 1024
+
+
+def test_a_run_that_stops_making_turns_ends_in_emulated_time_naming_the_apps_state(pico):
+    # Before: a run whose move the app never took (a lost key) waited for the 5-minute idle
+    # timeout, 16 host minutes, and CI saw only mpremote's "timeout waiting for first EOF".
+    # e5 twice: the second is on an occupied cell, refused, so pad A never locks turn 1.
+    with pytest.raises(Rp2040Error, match="stopped making turns") as e:
+        run_app(pico, [parse_square("e5")] * 2, mode="hard", limit_s=6)
+    msg = str(e.value)
+    assert "'turns': 1" in msg and "'entries': [(0, False), (2, True)]" in msg, msg  # pad A refused, the bot locked
 
 
 def test_safe_boot_holding_star_at_power_up(rp2_image, tmp_path):

@@ -143,6 +143,9 @@ def table(r):
                 "%.0f ms emulated; target <= 2 s: %s" % (r["boot_ms"], _ok(r["boot_ms"], TARGETS["boot_ms"]))))
     out.append(("rp2040: longest tick while the computer (hard) thinks",
                 "%s emulated (longest tick of all: %s)" % (_ms(h["think_tick_max"]), _ms(h["tick_max"]))))
+    out.append(("rp2040: longest gap between two pad scans while hard thinks",
+                "%s emulated: a key is seen after 2 scans, so a tap (and the pause before the next) of %s or more "
+                "always counts" % (_ms(h["scan_gap_max"]), _ms(2 * h["scan_gap_max"]))))
     hp = r["heap_hard"]
     out.append(("rp2040: heap after boot / peak vs hard (gc.collect() samples)",
                 "%.1f KB / %.1f KB; target peak <= 100 KB: %s"

@@ -24,16 +24,17 @@ hw = build(cfg, machine.Pin, neopixel.NeoPixel, time, PWM=machine.PWM, entropy=l
 app = App(hw, cfg, mode=%(mode)r, store_dir=None)
 gc.collect()
 R = {"boot": gc.mem_alloc() - _base, "peak": 0, "ticks": 0, "tick_max": 0, "think_tick_max": 0,
-     "moves": [], "upd": [], "wr": []}
+     "moves": [], "upd": [], "wr": [], "scan_gap_max": 0}
 HEAP = %(heap)r
 TURNS = %(turns)d
+LIMIT_MS = %(limit_ms)d
 us = time.ticks_us
 df = time.ticks_diff
 _tick = app.tick
 _upd = app.update
 _ren = app.render
 _wr = hw.np.write
-st = [0, -1, 0, 0, 0]   # thinking flag, turns last reported, last heap sample ms, upd start, move start
+st = [0, -1, 0, 0, 0, 0]   # thinking flag, turns last reported, last heap sample ms, upd start, move start, tick start
 def sample():
     gc.collect()
     a = gc.mem_alloc() - _base
@@ -41,6 +42,11 @@ def sample():
         R["peak"] = a
 def tick():
     t = us()
+    if R["ticks"]:
+        g = df(t, st[5])   # from the last tick's start: how far apart the pads are scanned
+        if g > R["scan_gap_max"]:
+            R["scan_gap_max"] = g
+    st[5] = t
     st[0] = 0   # set by step() when the computer thinks inside this tick
     d = _tick()
     t = df(us(), t)
@@ -108,7 +114,17 @@ def make_bot(*a):
     wrap(b)
     return b
 app._make_bot = make_bot
-app.run(lambda: app.game.turns >= TURNS or app.game.result != 0)
+# A guard in emulated time: a run that stops making turns (a key the app never took) ends
+# here with its state, instead of waiting for the 5-minute idle return to attract mode.
+_t0 = time.ticks_ms()
+def done():
+    return app.game.turns >= TURNS or app.game.result != 0 or df(time.ticks_ms(), _t0) > LIMIT_MS
+app.run(done)
+if app.game.turns < TURNS and app.game.result == 0:
+    e = app.entries
+    R["stuck"] = {"ms": df(time.ticks_ms(), _t0), "scan_gap_max_us": R["scan_gap_max"], "mode": app.mode, "state": app.state, "turns": app.game.turns,
+                  "thinking": app.thinking, "ring": len(app.ring), "lost": app.ring.lost, "downs": app.ring.downs,
+                  "entries": [(x.digits, x.locked) for x in e]}
 for k in ("upd", "wr"):
     v = R[k]
     R[k] = [len(v), sum(v), max(v) if v else 0]
@@ -116,17 +132,34 @@ print("@R", R)
 """
 
 
-def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0):
+HEAP_HOLD_MS = 200  # how long run_app holds each key (and waits after it) while sampling the heap
+
+
+def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms=None, limit_s=None):
     """Run the firmware's App (built as main.py builds it) in `mode` until len(moves) turns are played or the
     game ends; pad A types moves[k] (a cell index) when turn k opens (and pad B too in "2p": pairs).
     Returns the guest's figures: boot/peak heap (bytes above a fresh interpreter), tick_max,
-    think_tick_max, moves (µs per bot move), upd/wr ([count, total µs, max µs]), all emulated."""
+    think_tick_max, moves (µs per bot move), upd/wr ([count, total µs, max µs]), all emulated.
+    hold_ms: how long each key is held, and the gap after it (default 80 ms, 200 with heap sampling).
+    scan_gap_max: the longest time between two pad scans (µs)."""
     from firmware.entry import keys_for
 
-    code = _DRIVER % {"mode": mode, "seed": seed, "heap": bool(heap), "turns": len(moves)}
+    if hold_ms is None:
+        # A key is seen after 2 agreeing scans, so a tap must outlast two scan gaps. Sampling the heap
+        # (gc.collect) after every tick and inside the bot stretches a gap while hard thinks to ~50 ms
+        # (scan_gap_max; without sampling ~17 ms): a human's 80 ms double tap "55" then lost its second
+        # 5 now and then (the run waited for a move the app had refused as "5#").
+        hold_ms = HEAP_HOLD_MS if heap else 80
+
+
+    # limit_s: emulated seconds before the run counts as stuck (an Rp2040Error naming the app's state).
+    # By default 60 a turn, which is ample (a hard move with heap sampling ~2 s, countdown + animation ~2 s).
+    limit_ms = int(1000 * limit_s) if limit_s is not None else 60000 * len(moves)
+    code = _DRIVER % {"mode": mode, "seed": seed, "heap": bool(heap), "turns": len(moves), "limit_ms": limit_ms}
     result = {}
     buf = [b""]
     typed = set()
+    keys_log = []
 
     def consume(data):
         buf[0] += data
@@ -139,10 +172,11 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0):
                     typed.add(k)
                     mv = moves[k]
                     if mode == "2p":
-                        pico.type_keys("A", keys_for(mv[0], False))
-                        pico.type_keys("B", keys_for(mv[1], True))
+                        pico.type_keys("A", keys_for(mv[0], False), hold_ms=hold_ms, gap_ms=hold_ms)
+                        pico.type_keys("B", keys_for(mv[1], True), hold_ms=hold_ms, gap_ms=hold_ms)
                     else:
-                        pico.type_keys("A", keys_for(mv, False))
+                        pico.type_keys("A", keys_for(mv, False), hold_ms=hold_ms, gap_ms=hold_ms)
+                    keys_log.append((k, pico.now_ns()))
             elif text.startswith("@R "):
                 import ast
                 result.update(ast.literal_eval(text[3:]))
@@ -150,6 +184,9 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0):
     exec_fresh(pico, code, timeout, consume)
     if not result:
         raise Rp2040Error("the app run printed no result")
+    if "stuck" in result:
+        raise Rp2040Error("the app stopped making turns: %r; moves typed (turn, emulated ns): %r; last contact changes: %r"
+                          % (result["stuck"], keys_log, pico.switches()[-8:]))
     return result
 
 
