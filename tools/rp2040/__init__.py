@@ -390,9 +390,9 @@ class Pico:
         the chip's clock when the request reaches it). Returns the emulated ns the offsets count from.
 
         The default base is taken on the Node side, in the same step that arms the alarms: a base read
-        first (one round trip) would be stale by however long the host took to send the schedule while
-        the chip ran on. On a loaded 2-core CI machine that was over 80 emulated ms, so a tap's press and
-        release fired at the same instant and the key was lost (the run waited 5 emulated minutes for it)."""
+        first (one round trip) is stale by however long the host takes to send the schedule while the
+        chip runs on. CI's click-latency check read 42 ms from such a base; a host stall of 0.4 s put
+        the press 55 emulated ms late, and a longer one would fire a tap's press and release at once."""
         evs = []
         for ms, pad, key, closed in events:
             a, b = self._nets(pad, key)
