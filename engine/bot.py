@@ -203,6 +203,12 @@ del _build  # its bytecode would stay on the heap for nothing
 # and 8 (59.0% / 55.5%). Solving every game almost exactly (4000 iterations,
 # _GAP 1; host only) gave 53.5% / 63.0% / 53.3% on seeds 1 / 2 / 3 against
 # 57.5% / 53.8% / 60.5% as shipped: the exploiter's edge is not in the solve.
+# Nor in the reply search's reach: _ORC_GAIN 5, a 3000-unit budget, 6 rounds
+# and that exact solve 58.5% (seed 1). It is the knowledge: the same
+# exploiter predicting hard with medium's moves wins 28.1% (200 games). The
+# clamp-threat weight (_THREAT / _THREAT_EGG, seeds 1 / 3): 0 66.0% / 63.3%,
+# 11 60.0% / 64.0%, 22 (shipped) 57.5% / 60.5%, 33 58.5% / 64.0%, 44
+# 57.8% / 60.0%.
 _PARAMS = {
     "easy": (0, 0, 0, 0, 0, 0, 0),
     "medium": (3, 3, 40, 3, 0, 1, 0),
