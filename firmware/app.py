@@ -295,7 +295,8 @@ class App:
         on what it did, i.e. on which key is pending. The emulated Pico measured up to 998 us of
         drift, enough to move a key's status-LED feedback by one frame for a different secret move.
         On the grid the pads are scanned at the same microsecond whatever the pending moves.
-        (sleep_us over 1 ms on rp2: a sleep_ms that serves USB and Ctrl-C, then <= 1 ms busy-wait.)
+        The whole ms are slept with sleep_ms (it serves USB and Ctrl-C and, on FreeRTOS, yields;
+        ESP32's sleep_us is a busy loop that does neither), only the last < 1 ms with sleep_us.
         CircuitPython's clock has no microseconds: ms sleeps there."""
         clock = self.clock
         us = getattr(clock, "ticks_us", None)
@@ -304,6 +305,7 @@ class App:
             while stop is None or not stop():
                 sleep(self.tick())
             return
+        sleep_ms = clock.sleep_ms
         sleep_us = clock.sleep_us
         add = clock.ticks_add
         diff = clock.ticks_diff
@@ -313,7 +315,11 @@ class App:
                 due = add(due, _TICK_US)
                 d = diff(due, us())
                 if d > 0:
-                    sleep_us(d)
+                    if d >= 1000:
+                        sleep_ms(d // 1000)
+                        d = diff(due, us())
+                    if d > 0:
+                        sleep_us(d)
                     continue
             due = us()  # overran: the grid starts again from now, as tick()'s own does
 
