@@ -35,8 +35,8 @@ def test_a_key_press_clicks_through_the_pwm_at_3_5_khz(pico):
 
 def test_a_schedule_keeps_its_offsets_however_long_the_host_takes_to_send_it(pico, monkeypatch):
     # Before: the base was read in one round trip and the alarms armed in another; a host that
-    # stalled in between (a loaded CI machine) let the chip run on, so both changes fired at once
-    # on arrival and a tap was lost. Here the host stalls 0.4 s (~120 emulated ms) before sending.
+    # stalled in between (a loaded CI machine) let the chip run on, so the press came late (55 ms
+    # here) and a longer stall fires press and release at once. The host stalls 0.4 s before sending.
     real = pico.call
 
     def slow(op, **kw):

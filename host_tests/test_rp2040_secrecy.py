@@ -59,6 +59,6 @@ def test_pending_moves_leave_leds_status_and_buzzer_identical_in_content_and_tim
     # grid, each tick started at the sub-ms phase where the previous one ended
     # (rp2's sleep_ms counts from the call), so the pending digits' work drifted
     # the scans by up to 998 us, and with another bot build a status-LED frame
-    # moved by one frame. Measured on the grid: 0 ns. The bound leaves room for
+    # moved by one frame. Measured on the grid: 2.4 us. The bound leaves room for
     # a scan's few microseconds of key-dependent work, far below a frame.
     assert worst < 100 * 1000

@@ -96,7 +96,7 @@ def sleep_ms(ms):
 
 
 def sleep_us(us):
-    # App.run() sleeps with this when time has ticks_us (its microsecond tick grid): the
+    # App.run()'s microsecond tick grid sleeps the last < 1 ms of each wait with this: the
     # same heap check as sleep_ms, and the nearest whole ms (the JS side sleeps in ms).
     _heap_check()
     _vb.sleep_ms((int(us) + 500) // 1000)

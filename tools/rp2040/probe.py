@@ -117,14 +117,13 @@ app._make_bot = make_bot
 # A guard in emulated time: a run that stops making turns (a key the app never took) ends
 # here with its state, instead of waiting for the 5-minute idle return to attract mode.
 _t0 = time.ticks_ms()
-def done():
-    return app.game.turns >= TURNS or app.game.result != 0 or df(time.ticks_ms(), _t0) > LIMIT_MS
-app.run(done)
-if app.game.turns < TURNS and app.game.result == 0:
-    e = app.entries
-    R["stuck"] = {"ms": df(time.ticks_ms(), _t0), "scan_gap_max_us": R["scan_gap_max"], "mode": app.mode, "state": app.state, "turns": app.game.turns,
+def finished():
+    return app.game.turns >= TURNS or app.game.result != 0
+app.run(lambda: finished() or df(time.ticks_ms(), _t0) > LIMIT_MS)
+if not finished():
+    R["stuck"] = {"ms": df(time.ticks_ms(), _t0), "mode": app.mode, "state": app.state, "turns": app.game.turns,
                   "thinking": app.thinking, "ring": len(app.ring), "lost": app.ring.lost, "downs": app.ring.downs,
-                  "entries": [(x.digits, x.locked) for x in e]}
+                  "entries": [(x.digits, x.locked) for x in app.entries]}
 for k in ("upd", "wr"):
     v = R[k]
     R[k] = [len(v), sum(v), max(v) if v else 0]
@@ -147,11 +146,9 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms
     if hold_ms is None:
         # A key is seen after 2 agreeing scans, so a tap must outlast two scan gaps. Sampling the heap
         # (gc.collect) after every tick and inside the bot stretches a gap while hard thinks to ~50 ms
-        # (scan_gap_max; without sampling ~17 ms): a human's 80 ms double tap "55" then lost its second
+        # (scan_gap_max; without sampling ~18 ms): a human's 80 ms double tap "55" then lost its second
         # 5 now and then (the run waited for a move the app had refused as "5#").
         hold_ms = HEAP_HOLD_MS if heap else 80
-
-
     # limit_s: emulated seconds before the run counts as stuck (an Rp2040Error naming the app's state).
     # By default 60 a turn, which is ample (a hard move with heap sampling ~2 s, countdown + animation ~2 s).
     limit_ms = int(1000 * limit_s) if limit_s is not None else 60000 * len(moves)
@@ -172,11 +169,11 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms
                     typed.add(k)
                     mv = moves[k]
                     if mode == "2p":
-                        pico.type_keys("A", keys_for(mv[0], False), hold_ms=hold_ms, gap_ms=hold_ms)
+                        end = pico.type_keys("A", keys_for(mv[0], False), hold_ms=hold_ms, gap_ms=hold_ms)
                         pico.type_keys("B", keys_for(mv[1], True), hold_ms=hold_ms, gap_ms=hold_ms)
                     else:
-                        pico.type_keys("A", keys_for(mv, False), hold_ms=hold_ms, gap_ms=hold_ms)
-                    keys_log.append((k, pico.now_ns()))
+                        end = pico.type_keys("A", keys_for(mv, False), hold_ms=hold_ms, gap_ms=hold_ms)
+                    keys_log.append((k, end))
             elif text.startswith("@R "):
                 import ast
                 result.update(ast.literal_eval(text[3:]))
@@ -185,8 +182,9 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms
     if not result:
         raise Rp2040Error("the app run printed no result")
     if "stuck" in result:
-        raise Rp2040Error("the app stopped making turns: %r; moves typed (turn, emulated ns): %r; last contact changes: %r"
-                          % (result["stuck"], keys_log, pico.switches()[-8:]))
+        raise Rp2040Error("the app stopped making turns: %r; longest scan gap %d us; moves typed (turn, emulated ns "
+                          "their taps end): %r; last contact changes: %r"
+                          % (result["stuck"], result["scan_gap_max"], keys_log, pico.switches()[-8:]))
     return result
 
 
