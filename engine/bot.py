@@ -36,7 +36,7 @@ _THREAT_EGG = const(8)  # ... worth more while eggs wait to hatch for the captur
 _CAPV = const(90)  # heuristic: a capture available on this cell
 _CAPV_EGG = const(40)  # ... plus this when an egg would hatch for us
 _CAPD = const(60)  # heuristic: taking the cell denies the opponent's capture
-_DOUBLE = const(9000)  # two or more fours (five-completions) against none: the next turn wins
+_DOUBLE = const(4000)  # two or more fours (five-completions) against none: a five next turn unless the opponent guesses the cell, collides there or captures (see _PARAMS)
 _WIN = const(30000)
 _LOSS = const(29000)  # a payoff at or below -_LOSS is a lost game (noise is a few points)
 _CLIP = const(20000)
@@ -209,6 +209,21 @@ del _build  # its bytecode would stay on the heap for nothing
 # clamp-threat weight (_THREAT / _THREAT_EGG, seeds 1 / 3): 0 66.0% / 63.3%,
 # 11 60.0% / 64.0%, 22 (shipped) 57.5% / 60.5%, 33 58.5% / 64.0%, 44
 # 57.8% / 60.0%.
+# Where it was (12 exploiter games, seed 1): in 6 of the 9 it won, hard's
+# own value had been a won game (9000 and up) first; of the 7 games that
+# reached one, hard converted 2. Two fours are no sure win when moves are
+# simultaneous: a reader of the bot guesses the cell (30% of its moves
+# collided with hard's, as often as hard's own distribution predicts: no
+# leak of the seed), lays eggs on it, or captures. _DOUBLE 4000 (was 9000):
+# 53.0% / 50.0% / 55.0% on seeds 1 / 2 / 3 (was 57.5% / 53.8% / 60.5%),
+# hard vs matrix1 67.8%, vs greedy 91.0% (seed 2); 2000: 58.0% (seed 1).
+# Tried and dropped (exploiter wins, seed 1 unless named): a collision
+# penalty in the payoffs of +60 / +150 points 63.0% / 67.8%, a bonus of
+# 50 / 120 60.0% / 71.9%; payoff noise 15 / 40 61.8% / 55.3%; collisions
+# with our own moves first in the reply search (_tier 0; it took one move
+# played 94% of the time into a 25% mixture) 57.5% / 52.8% / 61.3% on
+# seeds 1-3; an egg counted as an empty cell in windows of up to three
+# turtles 59.5% / 59.5% (seeds 1 / 3).
 _PARAMS = {
     "easy": (0, 0, 0, 0, 0, 0, 0),
     "medium": (3, 3, 40, 3, 0, 1, 0),
