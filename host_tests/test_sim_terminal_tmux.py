@@ -82,9 +82,27 @@ class Tmux:
             time.sleep(0.1)
         raise AssertionError("%r never appeared; screen:\n%s" % (text, self.screen()))
 
+    def wait_until(self, ok, timeout=20.0):
+        """The first screen for which ok(screen) is true, within timeout seconds."""
+        end = time.time() + timeout
+        while time.time() < end:
+            s = self.screen()
+            if ok(s):
+                return s
+            time.sleep(0.1)
+        raise AssertionError("the screen never got there:\n%s" % self.screen())
+
     def close(self):
         subprocess.run(["tmux", "-L", self.sock, "kill-server"], capture_output=True)
         shutil.rmtree(self.state, ignore_errors=True)
+
+
+def stacked(screen):
+    """True if the key map starts below the matrix (after its lower column labels), not beside it."""
+    lines = screen.splitlines()
+    axis = [i for i, x in enumerate(lines) if x.strip() == "a b c d e f g h i"]
+    pad = [i for i, x in enumerate(lines) if x.strip().startswith("Pad A (black)")]
+    return len(axis) == 2 and bool(pad) and pad[0] > axis[1]
 
 
 @pytest.fixture
@@ -124,8 +142,12 @@ def test_draws_maps_keys_silently_and_restores(fake_sim):
 def test_resize_redraws_to_fit(fake_sim):
     t = fake_sim(cols=100, rows=30)
     t.wait_for("Pad B (white)")
-    t.resize(44, 40)
-    s = t.wait_for("Typed keys")           # stacked layout: key map below the matrix
+    t.resize(44, 50)
+    # Stacked: the key map below the matrix, all of it at 50 rows. Waiting for
+    # the text alone passed on the old side-by-side frame that tmux still
+    # showed after the resize (at 40 rows the stacked map is cut above
+    # "Typed keys", so the old test only passed when it caught that frame).
+    s = t.wait_until(lambda s: stacked(s) and "Typed keys" in s)
     assert all(len(line) <= 44 for line in s.splitlines())
     t.resize(20, 8)
     t.wait_for("too small")
