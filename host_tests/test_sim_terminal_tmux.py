@@ -74,15 +74,9 @@ class Tmux:
         return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
 
     def wait_for(self, text, timeout=20.0):
-        end = time.time() + timeout
-        while time.time() < end:
-            s = self.screen()
-            if text in s:
-                return s
-            time.sleep(0.1)
-        raise AssertionError("%r never appeared; screen:\n%s" % (text, self.screen()))
+        return self.wait_until(lambda s: text in s, timeout, "%r never appeared" % (text,))
 
-    def wait_until(self, ok, timeout=20.0):
+    def wait_until(self, ok, timeout=20.0, what="the screen never got there"):
         """The first screen for which ok(screen) is true, within timeout seconds."""
         end = time.time() + timeout
         while time.time() < end:
@@ -90,7 +84,7 @@ class Tmux:
             if ok(s):
                 return s
             time.sleep(0.1)
-        raise AssertionError("the screen never got there:\n%s" % self.screen())
+        raise AssertionError("%s; screen:\n%s" % (what, self.screen()))
 
     def close(self):
         subprocess.run(["tmux", "-L", self.sock, "kill-server"], capture_output=True)
