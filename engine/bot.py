@@ -36,7 +36,7 @@ _THREAT_EGG = const(8)  # ... worth more while eggs wait to hatch for the captur
 _CAPV = const(90)  # heuristic: a capture available on this cell
 _CAPV_EGG = const(40)  # ... plus this when an egg would hatch for us
 _CAPD = const(60)  # heuristic: taking the cell denies the opponent's capture
-_DOUBLE = const(4000)  # two or more fours (five-completions) against none: a five next turn unless the opponent guesses the cell, collides there or captures (see _PARAMS)
+_DOUBLE = const(3000)  # two or more fours (five-completions) against none: a five next turn unless the opponent guesses the cell, collides there or captures (see _PARAMS)
 _WIN = const(30000)
 _LOSS = const(29000)  # a payoff at or below -_LOSS is a lost game (noise is a few points)
 _CLIP = const(20000)
@@ -214,9 +214,11 @@ del _build  # its bytecode would stay on the heap for nothing
 # reached one, hard converted 2. Two fours are no sure win when moves are
 # simultaneous: a reader of the bot guesses the cell (30% of its moves
 # collided with hard's, as often as hard's own distribution predicts: no
-# leak of the seed), lays eggs on it, or captures. _DOUBLE 4000 (was 9000):
-# 53.0% / 50.0% / 55.0% on seeds 1 / 2 / 3 (was 57.5% / 53.8% / 60.5%),
-# hard vs matrix1 67.8%, vs greedy 91.0% (seed 2); 2000: 58.0% (seed 1).
+# leak of the seed), lays eggs on it, or captures. _DOUBLE over seeds 1-6
+# (1,200 games each): 9000 (was) 57.4%, 4000 55.3%, 3000 53.5%; 6000
+# 55.2% and 2000 58.0% on fewer seeds (1-3, 1). Also no better with 3000:
+# the opponent's two fours at 6000 (risk-averse) 54.6% (seeds 1-6), a
+# single four's window at 300 instead of 450 53.4% (seeds 1-5).
 # Tried and dropped (exploiter wins, seed 1 unless named): a collision
 # penalty in the payoffs of +60 / +150 points 63.0% / 67.8%, a bonus of
 # 50 / 120 60.0% / 71.9%; payoff noise 15 / 40 61.8% / 55.3%; collisions
