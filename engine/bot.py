@@ -343,10 +343,10 @@ class Bot:
 
     Measured (python -m tools.bench --only bot: all 1,236 positions of the
     shared random games, worst over 6 heap layouts / mean, wasm fuel per
-    move): easy 4.0 M / 2.7 M, medium 21.0 M / 7.6 M, hard 126 M / 52 M
-    (0.84 s / 0.35 s of RP2040 at the measured 150 fuel per us), sliced in
-    step(40)s of at most 1.3 M (easy), 2.4 M (medium), 3.4 M (hard) fuel
-    (9, 16, 23 ms); no heap allocated
+    move): easy 4.0 M / 2.7 M, medium 21.1 M / 7.6 M, hard 135 M / 52 M
+    (0.90 s / 0.34 s of RP2040 at the measured 150 fuel per us), sliced in
+    step(40)s of at most 1.3 M (easy), 2.4 M (medium), 3.9 M (hard) fuel
+    (9, 16, 26 ms); no heap allocated
     in start() or step() (heap_lock on the official port). Heap held (.mpy,
     gc.mem_alloc): the module 15.9 KB, the first Bot 3.1 KB (shared Work), the
     first medium or hard Bot 4.1 KB more (its private Game, 2.1 KB, and the
