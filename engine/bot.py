@@ -218,7 +218,8 @@ del _build  # its bytecode would stay on the heap for nothing
 # (1,200 games each): 9000 (was) 57.4%, 4000 55.3%, 3000 53.5%; 6000
 # 55.2% and 2000 58.0% on fewer seeds (1-3, 1). Also no better with 3000:
 # the opponent's two fours at 6000 (risk-averse) 54.6% (seeds 1-6), a
-# single four's window at 300 instead of 450 53.4% (seeds 1-5).
+# single four's window at 300 instead of 450 53.4% (seeds 1-5), a turtle
+# of material at 40 instead of 30 53.3% (seeds 1-6).
 # Tried and dropped (exploiter wins, seed 1 unless named): a collision
 # penalty in the payoffs of +60 / +150 points 63.0% / 67.8%, a bonus of
 # 50 / 120 60.0% / 71.9%; payoff noise 15 / 40 61.8% / 55.3%; collisions
