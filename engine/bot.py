@@ -350,7 +350,7 @@ class Bot:
     (9, 16, 26 ms); no heap allocated
     in start() or step() (heap_lock on the official port). Heap held (.mpy,
     gc.mem_alloc): the module 15.9 KB, the first Bot 3.1 KB (shared Work), the
-    first medium or hard Bot 4.1 KB more (its private Game, 2.1 KB, and the
+    first medium or hard Bot 4.1 KB more (its private Game, 1.9 KB, and the
     matrix arrays not shared with the heuristic's).
     """
 

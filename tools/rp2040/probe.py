@@ -169,8 +169,8 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms
                     typed.add(k)
                     mv = moves[k]
                     if mode == "2p":
-                        end = pico.type_keys("A", keys_for(mv[0], False), hold_ms=hold_ms, gap_ms=hold_ms)
-                        pico.type_keys("B", keys_for(mv[1], True), hold_ms=hold_ms, gap_ms=hold_ms)
+                        end = max(pico.type_keys("A", keys_for(mv[0], False), hold_ms=hold_ms, gap_ms=hold_ms),
+                                  pico.type_keys("B", keys_for(mv[1], True), hold_ms=hold_ms, gap_ms=hold_ms))
                     else:
                         end = pico.type_keys("A", keys_for(mv, False), hold_ms=hold_ms, gap_ms=hold_ms)
                     keys_log.append((k, end))
