@@ -40,6 +40,13 @@ _DOUBLE = const(3000)  # two or more fours (five-completions) against none: a fi
 _WIN = const(30000)
 _LOSS = const(29000)  # a payoff at or below -_LOSS is a lost game (noise is a few points)
 _CLIP = const(20000)
+# Payoffs are squashed, v * _SQUASH / (_SQUASH + |v|): close to v in an even
+# position, flattening as it grows, the way hard's own value predicts game
+# outcomes (black wins 67% at 150-400 points, 75% at 400-1000, 78% at
+# 1000-3000, 87% above: 18,781 positions of 800 games). Exploiter wins over
+# seeds 1-12 (2,400 games each): see _PARAMS. Stronger squashing (250,
+# 400) was much worse: the search needs big line values to see threats.
+_SQUASH = const(4000)
 _MAXK = const(10)  # most candidates per side (rows and columns of the matrix)
 _TOL = const(24)  # moves within this many points of the best may be mixed in (see _pick) ...
 _VAR = const(4)  # ... if the mixture then guarantees at most this much less
@@ -233,11 +240,12 @@ del _build  # its bytecode would stay on the heap for nothing
 # hard 38-45 points above it: it wins with moves hard's evaluation calls
 # worse. Hard's static value against outcomes (18,781 positions of 800
 # games): black wins 53% at |v| < 150, 67% at 150-400, 75% at 400-1000,
-# 78% at 1000-3000, 87% above. Tried and dropped on that account (exploiter
-# wins; the exploiter models the changed hard): payoffs squashed like win
-# chances, v * S / (S + |v|), S = 1000 / 2000 / 3000 / 4000: 52.5 / 51.3 /
-# 54.6 / 51.5% (seeds 1-6 each), S = 400 59.5% (seeds 1-3), 250 64.5%
-# (seeds 1-2); weights fitted to outcomes by logistic regression (windows
+# 78% at 1000-3000, 87% above. So payoffs are squashed like win chances
+# (_SQUASH; the exploiter models the changed hard): S = 4000 (shipped)
+# 51.0% over seeds 1-12 (2,400 games; 54.7% before on the same seeds,
+# seeds 7-12 alone 50.6% against 55.9%), 1000 / 2000 / 3000: 52.5 / 51.3 /
+# 54.6% (seeds 1-6 each), 400 59.5% (seeds 1-3), 250 64.5% (seeds 1-2).
+# Tried and dropped: weights fitted to outcomes by logistic regression (windows
 # 0 / 4 / 13 / 36, clamp threat 50, a four 50, two fours 100) 69.0%
 # (seeds 1-2): the one-ply search needs line values far above their static
 # worth. How games end (seed 1): 35 of 50 wins end in two fours, one
@@ -350,7 +358,7 @@ class Bot:
        (the opponent's answer to our move, and ours to theirs).
     3. DELTA + PAIRS: every pair is played on a private Game (play/undo)
        and scored: lines, clamp threats (hard), material, double fours,
-       win/loss. Quiet pairs reuse per-cell score changes; capture turns
+       win/loss, squashed like a win chance (_SQUASH). Quiet pairs reuse per-cell score changes; capture turns
        are rescored line by line (hard) or roughly (medium).
     4. FP + PICK: alternating fictitious play, to a small duality gap,
        gives a mixed strategy over the moves that no candidate reply beats
@@ -363,12 +371,12 @@ class Bot:
 
     Measured (python -m tools.bench --only bot: all 1,236 positions of the
     shared random games, worst over 6 heap layouts / mean, wasm fuel per
-    move): easy 4.0 M / 2.7 M, medium 21.1 M / 7.6 M, hard 135 M / 52 M
-    (0.90 s / 0.34 s of RP2040 at the measured 150 fuel per us), sliced in
-    step(40)s of at most 1.3 M (easy), 2.4 M (medium), 3.9 M (hard) fuel
-    (9, 16, 26 ms); no heap allocated
+    move): easy 4.0 M / 2.7 M, medium 21.0 M / 7.7 M, hard 128 M / 51 M
+    (0.85 s / 0.34 s of RP2040 at the measured 150 fuel per us), sliced in
+    step(40)s of at most 1.3 M (easy), 2.4 M (medium), 3.5 M (hard) fuel
+    (9, 16, 23 ms); no heap allocated
     in start() or step() (heap_lock on the official port). Heap held (.mpy,
-    gc.mem_alloc): the module 15.9 KB, the first Bot 3.1 KB (shared Work), the
+    gc.mem_alloc): the module 16.0 KB, the first Bot 3.1 KB (shared Work), the
     first medium or hard Bot 4.1 KB more (its private Game, 1.9 KB, and the
     matrix arrays not shared with the heuristic's).
     """
@@ -1021,6 +1029,11 @@ class Bot:
                             elif op == op_hatch:
                                 v += _MAT if log[p + 2] == 1 else -_MAT
                             p += 3
+                    if v > _CLIP:
+                        v = _CLIP
+                    elif v < -_CLIP:
+                        v = -_CLIP
+                    v = v * _SQUASH // (_SQUASH + abs(v))  # like _eval's
             undo(g)
             if not black:
                 v = -v
@@ -1087,10 +1100,10 @@ class Bot:
                 bd[pc] = 0
         v += self._total + self._mat * _MAT + _fours_term(f4)  # black's view, like _eval
         if v > _CLIP:
-            return _CLIP
-        if v < -_CLIP:
-            return -_CLIP
-        return v
+            v = _CLIP
+        elif v < -_CLIP:
+            v = -_CLIP
+        return v * _SQUASH // (_SQUASH + abs(v))  # (small ints: |v * _SQUASH| < 2 ** 27)
 
     def _eval(self, g):
         """Black's evaluation after a trial turn: root scores plus the change in the touched lines."""
@@ -1189,10 +1202,10 @@ class Bot:
             t -= 1
         v = self._total + delta + (self._mat + dm) * _MAT + _fours_term(f4)
         if v > _CLIP:
-            return _CLIP
-        if v < -_CLIP:
-            return -_CLIP
-        return v
+            v = _CLIP
+        elif v < -_CLIP:
+            v = -_CLIP
+        return v * _SQUASH // (_SQUASH + abs(v))  # (small ints: |v * _SQUASH| < 2 ** 27)
 
     # --- 4. the mixed strategy -----------------------------------------------------
     def _fp(self, left, first):

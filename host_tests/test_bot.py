@@ -539,3 +539,38 @@ def test_no_reply_anywhere_on_the_board_beats_hards_strategy():
                         trial.undo()
                 best = v if best is None else min(best, v)
             assert guaranteed - best <= _ORC_GAIN * tot, (rows, seed, (guaranteed - best) / tot)
+
+
+# Black has an open four on row 5 (b5-e5 with a5 and f5 free) and white
+# nothing: every pair that leaves it standing scores far above 4,000 points
+# unsquashed (two fours against none, their windows, the lines around).
+_OPEN_FOUR = (('.........', '.........', '..W......', '.....W...', '.BBBB....', '...W.....',
+               '......W..', '.........', '.........'), '')
+
+
+@pytest.mark.parametrize("level", ("medium", "hard"))
+def test_payoffs_are_squashed_below_a_decided_game(level):
+    """Every payoff of the matrix is a decided game (+-_WIN, noise aside) or lies strictly inside
+    +-_SQUASH: the flattening is applied on every path (quiet formula, exact rescoring, medium's
+    rough capture turns), so a big lead never reads like a won game and the safe-row test only
+    ever sees real losses."""
+    from engine.bot import _PH_PICK, _SQUASH, _WIN, _LOSS
+
+    g = Game()
+    load(g, list(_OPEN_FOUR[0]), _OPEN_FOUR[1].split())
+    positions = [g] + random_positions(12, seed=5)
+    seen = 0
+    for k, pos in enumerate(positions):
+        for color in (BLACK, WHITE):
+            bot = Bot(level, k)
+            run_to_phase(bot, pos, color, _PH_PICK)
+            w = bot._w
+            for i in range(bot._nr):
+                for j in range(bot._nc):
+                    v = w.m[i * _MAXK + j]
+                    if abs(v) >= _LOSS:
+                        assert _LOSS <= abs(v) <= _WIN + bot._noise
+                    else:
+                        assert abs(v) < _SQUASH + bot._noise, (k, color, i, j, v)
+                        seen = max(seen, abs(v))
+    assert seen > _SQUASH // 2  # the open four's pairs were scored, flattened (9,000+ before)
