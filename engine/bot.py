@@ -358,8 +358,9 @@ class Bot:
        (the opponent's answer to our move, and ours to theirs).
     3. DELTA + PAIRS: every pair is played on a private Game (play/undo)
        and scored: lines, clamp threats (hard), material, double fours,
-       win/loss, squashed like a win chance (_SQUASH). Quiet pairs reuse per-cell score changes; capture turns
-       are rescored line by line (hard) or roughly (medium).
+       win/loss, squashed like a win chance (_SQUASH). Quiet pairs reuse
+       per-cell score changes; capture turns are rescored line by line
+       (hard) or roughly (medium).
     4. FP + PICK: alternating fictitious play, to a small duality gap,
        gives a mixed strategy over the moves that no candidate reply beats
        at once (while there are any); sample it, near-equal moves mixed in
