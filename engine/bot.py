@@ -331,6 +331,16 @@ def work(full):
     return w
 
 
+def _squash(v):
+    """A payoff from black's value v (every scoring path ends here): clipped to +-_CLIP, so
+    |v * _SQUASH| < 2 ** 27 stays a small int, then flattened like a win chance (see _SQUASH)."""
+    if v > _CLIP:
+        v = _CLIP
+    elif v < -_CLIP:
+        v = -_CLIP
+    return v * _SQUASH // (_SQUASH + abs(v))
+
+
 def _fours_term(f4):
     """Black's bonus for a packed fours count (black * 1024 + white): two fours against none win next turn."""
     fb = f4 >> 10  # both counts are >= 0 here (a real position's)
@@ -372,12 +382,12 @@ class Bot:
 
     Measured (python -m tools.bench --only bot: all 1,236 positions of the
     shared random games, worst over 6 heap layouts / mean, wasm fuel per
-    move): easy 4.0 M / 2.7 M, medium 21.0 M / 7.7 M, hard 128 M / 51 M
+    move): easy 3.9 M / 2.7 M, medium 20.9 M / 7.7 M, hard 127 M / 51 M
     (0.85 s / 0.34 s of RP2040 at the measured 150 fuel per us), sliced in
     step(40)s of at most 1.3 M (easy), 2.4 M (medium), 3.5 M (hard) fuel
     (9, 16, 23 ms); no heap allocated
     in start() or step() (heap_lock on the official port). Heap held (.mpy,
-    gc.mem_alloc): the module 16.0 KB, the first Bot 3.1 KB (shared Work), the
+    gc.mem_alloc): the module 15.9 KB, the first Bot 3.1 KB (shared Work), the
     first medium or hard Bot 4.1 KB more (its private Game, 1.9 KB, and the
     matrix arrays not shared with the heuristic's).
     """
@@ -1030,11 +1040,7 @@ class Bot:
                             elif op == op_hatch:
                                 v += _MAT if log[p + 2] == 1 else -_MAT
                             p += 3
-                    if v > _CLIP:
-                        v = _CLIP
-                    elif v < -_CLIP:
-                        v = -_CLIP
-                    v = v * _SQUASH // (_SQUASH + abs(v))  # like _eval's
+                    v = _squash(v)
             undo(g)
             if not black:
                 v = -v
@@ -1100,11 +1106,7 @@ class Bot:
                 bd[pr] = 0
                 bd[pc] = 0
         v += self._total + self._mat * _MAT + _fours_term(f4)  # black's view, like _eval
-        if v > _CLIP:
-            v = _CLIP
-        elif v < -_CLIP:
-            v = -_CLIP
-        return v * _SQUASH // (_SQUASH + abs(v))  # (small ints: |v * _SQUASH| < 2 ** 27)
+        return _squash(v)
 
     def _eval(self, g):
         """Black's evaluation after a trial turn: root scores plus the change in the touched lines."""
@@ -1202,11 +1204,7 @@ class Bot:
             bd[chg[t]] = old[t]
             t -= 1
         v = self._total + delta + (self._mat + dm) * _MAT + _fours_term(f4)
-        if v > _CLIP:
-            v = _CLIP
-        elif v < -_CLIP:
-            v = -_CLIP
-        return v * _SQUASH // (_SQUASH + abs(v))  # (small ints: |v * _SQUASH| < 2 ** 27)
+        return _squash(v)
 
     # --- 4. the mixed strategy -----------------------------------------------------
     def _fp(self, left, first):
