@@ -254,6 +254,20 @@ del _build  # its bytecode would stay on the heap for nothing
 # of hard's 27. A host prototype that scored a pair 3000 worse when the
 # opponent then wins by continuous fours (depth 2, exact play) gave
 # 55.5% / 47.0% (seeds 1 / 2; 53.0% / 47.5% as shipped).
+# After the squash, one knob at a time (exploiter wins of decided games;
+# as shipped: 49.9% over seeds 1-4, 51.5% over 1-6, 50.2% over 1-3):
+# a window of three at 50 / 100 (was 70) 56.1% / 58.1% (seeds 1-4); the
+# clamp threat at 11 (egg bonus 4) 56.0% (1-6); the opponent's windows
+# weighted 5/4 (risk-averse) 53.3% (1-6); 8 opponent candidates 58.2%
+# (1-4: it leaves the reply search no free column), 5 51.5% (1-6); room
+# for 12 candidates a side 51.7% (1-6); two anticipatory captures a side
+# 53.2% (1-3); one round of the reply search 56.5% (seed 1), three (with
+# room for 12 columns) 53.3% (1-3); wider safe
+# mixing, _VAR 12 50.0%, _VAR 30 with _TOL 48 51.3% (1-3); a decided game
+# at 4000 (the squash's ceiling, as a certain win) 51.4% (1-6), at 8000
+# 50.9% (1-3); matrix1's window weights scaled to our material (1 / 10 /
+# 60 / 480) 50.2% (1-3). The shipped weights sit at a sharp optimum of
+# this evaluation; what is left needs different knowledge, not tuning.
 _PARAMS = {
     "easy": (0, 0, 0, 0, 0, 0, 0),
     "medium": (3, 3, 40, 3, 0, 1, 0),
