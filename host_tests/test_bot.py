@@ -420,6 +420,23 @@ def test_micropython_plays_the_same_moves_without_allocating():
     assert run(_UPY_GUEST % (pos,), project_files("engine"), heapsize=2 * 1024 * 1024) == want
 
 
+# The shared random games' positions (index into bench_bot.all_positions(), side to
+# move) where hard's worst slices were: its whole-board reply search skipped
+# cells without counting them, and a 40-unit slice of skips cost up to 3.45 M
+# fuel (23 ms) against the 20 ms a slice may take.
+_HEAVY_SLICES = ((994, BLACK), (762, BLACK), (1016, BLACK), (1222, BLACK), (491, WHITE), (504, BLACK))
+
+
+@pytest.mark.needs_node
+def test_every_hard_slice_fits_its_share_of_a_tick():
+    allp = bench_bot.all_positions()
+    moves = bench_bot.fuel_per_move("hard", [allp[i] for i, _ in _HEAVY_SLICES],
+                                    [color for _, color in _HEAVY_SLICES])
+    assert len(moves) == len(_HEAVY_SLICES)
+    worst = max(sl for _, sl in moves)
+    assert worst <= bench_bot.SLICE_TARGET, worst
+
+
 # --- positions with a known right (or wrong) move: host_tests/bot_positions.txt ----------
 
 def bot_positions():

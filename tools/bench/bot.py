@@ -57,6 +57,7 @@ from engine import Game
 from engine.notation import load
 from engine.bot import Bot, SLICE_UNITS
 POS = %r
+COLORS = %r
 g = Game()
 b = Bot(%r, 1)
 print("@@FUEL o0")
@@ -65,7 +66,7 @@ k = 0
 c = 0
 for rows, eggs in POS:
     load(g, rows, eggs)
-    color = 1 + (k & 1)
+    color = COLORS[k] if COLORS else 1 + (k & 1)
     print("@@FUEL s")
     b.start(g, color)
     c = -1
@@ -128,12 +129,15 @@ def fuel_other_layout(level, pos, color, pad=None):
     return _moves(marks)[0]
 
 
-def fuel_per_move(level, positions):
-    """[(fuel of each move, its worst slice)] for one level over the positions (MicroPython in wasm, gc off)."""
+def fuel_per_move(level, positions, colors=None):
+    """[(fuel of each move, its worst slice)] for one level over the positions (MicroPython in wasm, gc off).
+
+    colors: the side to move in each position (default: black, white, black, ... by index).
+    """
     from tools.upy import project_files
     from tools.upy.fuel import measure
 
-    _, marks = measure(_FUEL_GUEST % (positions, level), project_files("engine"))
+    _, marks = measure(_FUEL_GUEST % (positions, colors, level), project_files("engine"))
     return _moves(marks)
 
 
