@@ -263,10 +263,10 @@ del _build  # its bytecode would stay on the heap for nothing
 # for 12 candidates a side 51.7% (1-6); two anticipatory captures a side
 # 53.2% (1-3); one round of the reply search 56.5% (seed 1), three (with
 # room for 12 columns) 53.3% (1-3); wider safe mixing, _VAR 12 50.0%,
-# _VAR 30 with _TOL 48 51.3% (1-3); a decided game
-# at 4000 (the squash's ceiling, as a certain win) 51.4% (1-6), at 8000
-# 50.9% (1-3); matrix1's window weights scaled to our material (1 / 10 /
-# 60 / 480) 50.2% (1-3); no payoff noise 55.2% (1-6), +-8 54.2% (1-3);
+# _VAR 30 with _TOL 48 51.3% (1-3); a decided game at 4000 (the squash's
+# ceiling, as a certain win) 51.4% (1-6), at 8000 50.9% (1-3); matrix1's
+# window weights scaled to our material (1 / 10 / 60 / 480) 50.2% (1-3);
+# no payoff noise 55.2% (1-6), +-8 54.2% (1-3);
 # a reply-search threshold of 50 (was 30) 51.9% (1-6). The shipped
 # weights sit at a sharp optimum of this evaluation; what is left needs
 # different knowledge, not tuning.

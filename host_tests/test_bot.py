@@ -422,7 +422,7 @@ def test_micropython_plays_the_same_moves_without_allocating():
 
 # The shared random games' positions (index into bench_bot.all_positions(), side to
 # move) where hard's worst slices were: its whole-board reply search skipped
-# cells without counting them, and a 40-unit slice of skips cost up to 3.45 M
+# cells without counting them, and a 40-unit slice of skips cost up to 3.5 M
 # fuel (23 ms) against the 20 ms a slice may take.
 _HEAVY_SLICES = ((994, BLACK), (762, BLACK), (1016, BLACK), (1222, BLACK), (491, WHITE), (504, BLACK))
 
