@@ -270,6 +270,26 @@ del _build  # its bytecode would stay on the heap for nothing
 # a reply-search threshold of 50 (was 30) 51.9% (1-6). The shipped
 # weights sit at a sharp optimum of this evaluation; what is left needs
 # different knowledge, not tuning.
+# Two fours (100 games, seed 1): the exploiter made them 35 times and won
+# 30, 24 of them right after hard's forced block of a single four; hard
+# made them 52 times and won 26. Defending them hard is predictable (in 45
+# such positions of 40 games its answer had a 67% share of 24 seeds; in
+# one, all 40 seeds played the one capture that answered them, and the
+# exploiter laid an egg on hard's capture cell four turns in a row, then
+# won). Two fours that survive
+# a turn valued as nearly decided, after the squash: +-15000 both sides
+# 56.5% (seed 1), +-29000 (lost to the safe-row test) 70.5% (seed 1),
+# the opponent's only 56.0 / 55.0% (seeds 1-2). A four's window at 600 /
+# 800 (was 450) 51.0% (1-3) / 54.5% (1). A host prototype scoring a pair
+# 800 worse when the opponent then wins by a chain of fours (its only
+# four blocked, a second four, then two at once; played exactly on Game
+# copies, captures too) 48.0% over seeds 1-5, then 50.0% over 1-12
+# (51.0% as shipped: within the noise); at 2000 for both sides 58.5%
+# (seed 1). Its device version (branch
+# experiment/chain-of-fours: the chain a column's new single four starts,
+# searched once per column on the root board without captures, replayed
+# per pair with our move on the board) 51.0% (1-3) against 50.2%, and
+# 2.6 KB more heap: not merged.
 _PARAMS = {
     "easy": (0, 0, 0, 0, 0, 0, 0),
     "medium": (3, 3, 40, 3, 0, 1, 0),
