@@ -276,8 +276,8 @@ del _build  # its bytecode would stay on the heap for nothing
 # such positions of 40 games its answer had a 67% share of 24 seeds; in
 # one, all 40 seeds played the one capture that answered them, and the
 # exploiter laid an egg on hard's capture cell four turns in a row, then
-# won). Two fours that survive
-# a turn valued as nearly decided, after the squash: +-15000 both sides
+# won). Two fours that survive a turn valued as nearly decided, after the
+# squash: +-15000 both sides
 # 56.5% (seed 1), +-29000 (lost to the safe-row test) 70.5% (seed 1),
 # the opponent's only 56.0 / 55.0% (seeds 1-2). A four's window at 600 /
 # 800 (was 450) 51.0% (1-3) / 54.5% (1). A host prototype scoring a pair
@@ -285,8 +285,8 @@ del _build  # its bytecode would stay on the heap for nothing
 # four blocked, a second four, then two at once; played exactly on Game
 # copies, captures too) 48.0% over seeds 1-5, then 50.0% over 1-12
 # (51.0% as shipped: within the noise); at 2000 for both sides 58.5%
-# (seed 1). Its device version (branch
-# experiment/chain-of-fours: the chain a column's new single four starts,
+# (seed 1). Its device version (branch experiment/chain-of-fours: the
+# chain a column's new single four starts,
 # searched once per column on the root board without captures, replayed
 # per pair with our move on the board) 51.0% (1-3) against 50.2%, and
 # 3.0 KB more heap: not merged.
