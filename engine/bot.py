@@ -285,11 +285,10 @@ del _build  # its bytecode would stay on the heap for nothing
 # four blocked, a second four, then two at once; played exactly on Game
 # copies, captures too) 48.0% over seeds 1-5, then 50.0% over 1-12
 # (51.0% as shipped: within the noise); at 2000 for both sides 58.5%
-# (seed 1). Its device version (branch experiment/chain-of-fours: the
-# chain a column's new single four starts,
-# searched once per column on the root board without captures, replayed
-# per pair with our move on the board) 51.0% (1-3) against 50.2%, and
-# 3.0 KB more heap: not merged.
+# (seed 1). Its device version (the chain a column's new single four
+# starts, searched once per column on the root board without captures,
+# replayed per pair with our move on the board) 51.0% (1-3) against
+# 50.2%, and 3.0 KB more heap: not merged (its branch is not kept).
 _PARAMS = {
     "easy": (0, 0, 0, 0, 0, 0, 0),
     "medium": (3, 3, 40, 3, 0, 1, 0),
