@@ -422,9 +422,9 @@ class Bot:
     step(40)s of at most 1.3 M (easy), 2.4 M (medium), 2.8 M (hard) fuel
     (9, 16, 19 ms); no heap allocated
     in start() or step() (heap_lock on the official port). Heap held (.mpy,
-    gc.mem_alloc): the module 16.0 KB, the first Bot 3.1 KB (shared Work), the
-    first medium or hard Bot 4.1 KB more (its private Game, 1.9 KB, and the
-    matrix arrays not shared with the heuristic's).
+    gc.mem_alloc on the official rp2 firmware, emulated Pico): the module
+    15.8 KB, the first hard Bot 5.5 KB more (the shared Work with its
+    private Game, 1.9 KB, and the matrix arrays), another Bot 0.4 KB.
     """
 
     def __init__(self, level="hard", seed=0):
