@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from conftest import ROOT, random_positions
-from engine import Game, BLACK, WHITE, ONGOING, square_name
+from engine import Game, BLACK, WHITE, ONGOING, square_name, parse_square
 from engine.bot import Bot, LEVELS, _MAXK
 from engine.notation import board_rows, egg_names, load
 from tools import tournament
@@ -479,6 +479,45 @@ def test_known_positions(rec):
                 assert c in _cells(rec["must"]), (level, seed, square_name(c))
             if "never" in rec:
                 assert c not in _cells(rec["never"]), (level, seed, square_name(c))
+
+
+def _rows_the_solve_may_play(board, eggs, color):
+    """(candidate rows, the rows the safe-row rule leaves to the solve, moves of 12 seeds) for hard."""
+    from engine.bot import _PH_PICK, _OUT
+
+    g = Game()
+    load(g, board.split("/"), eggs)
+    moves = set()
+    for seed in range(12):
+        bot = Bot("hard", seed)
+        run_to_phase(bot, g, color, _PH_PICK)
+        w = bot._w
+        rows = [w.rows[i] for i in range(bot._nr)]
+        allowed = {w.rows[i] for i in range(bot._nr) if w.racc[i] > _OUT // 2}
+        moves.add(Bot("hard", seed).choose(g, color))
+    return set(rows), allowed, moves
+
+
+def test_an_existing_four_leaves_every_row_to_the_solve():
+    """Black's four a5-d5 beats every white row but the block at e5 at once. That reply is a threat
+    already on the board, so no row is left out for losing to it: whether to block is the matrix
+    game's decision (a block played for certain is what a reader of the bot exploits; the safe-row
+    rule used to leave e5 alone). Here the solve still blocks on every seed."""
+    board = "........./........./........./........./BBBB...../........./.WWW...../........./........."
+    rows, allowed, moves = _rows_the_solve_may_play(board, [], WHITE)
+    assert len(rows) >= 4 and allowed == rows, sorted(map(square_name, allowed))
+    assert moves == {parse_square("e5")}
+
+
+def test_a_row_that_makes_a_new_weakness_is_never_played():
+    """c5 would make white's four c5-c8, but black's d5 then clamps b5 and c5 as it lands and the
+    capture hatches the oldest egg, e1, into black's five a1-e1. d5 beats no other row: a new
+    weakness, not a threat on the board, so c5 stays out of the solve and no seed plays it."""
+    board = "BBBBe..../........./........./........./BW......./..W....../..W....../..W....../........."
+    rows, allowed, moves = _rows_the_solve_may_play(board, ["e1"], WHITE)
+    c5 = parse_square("c5")
+    assert c5 in rows and c5 not in allowed and c5 not in moves
+    assert len(allowed) == len(rows) - 1
 
 
 # Positions (from matrix1-vs-hard games) where the pair budget runs out while a
