@@ -520,6 +520,33 @@ def test_a_row_that_makes_a_new_weakness_is_never_played():
     assert len(allowed) == len(rows) - 1
 
 
+def test_a_capture_that_breaks_the_opponents_fours_is_a_candidate():
+    """Black has two fours through d5 (a5-d5 and d2-d5); white's c4 clamps d5 and e6 against f7.
+    _breaks finds that capture for white; for black (white has no four) it adds nothing."""
+    from engine.bot import _MAXK, _PH_BRK
+
+    g = Game()
+    load(g, "........./...B...../...B...../...B...../BBBB...../....B..../.....W.../W......../W.......W".split("/"))
+    bot = Bot("hard", 1)
+    run_to_phase(bot, g, WHITE, _PH_BRK)
+    out = bytearray(_MAXK)
+    assert bot._breaks(out, 0, WHITE, 1) == 1 and out[0] == parse_square("c4")
+    assert bot._breaks(out, 0, BLACK, 1) == 0
+
+
+def test_rows_added_after_the_heuristics_go_in_early():
+    """The anticipatory capture d5 (it clamps black's block at e5 once it lands) is inserted at
+    _EARLY, not appended: the pair budget drops the last rows first."""
+    from engine.bot import _EARLY, _PH_DELTA
+
+    g = Game()
+    load(g, "........./....W..../....W..../....W..../.....BW../........./........./B......../B.......B".split("/"))
+    bot = Bot("hard", 1)
+    run_to_phase(bot, g, WHITE, _PH_DELTA)
+    rows = [bot._w.rows[i] for i in range(bot._nr)]
+    assert len(rows) > _EARLY + 1 and rows.index(parse_square("d5")) == _EARLY, [square_name(r) for r in rows]
+
+
 # Positions (from matrix1-vs-hard games) where the pair budget runs out while a
 # capture turn waits for its rescoring, when the move is sliced in step(1)s.
 _BUDGET_AT_A_CAPTURE = (
