@@ -310,7 +310,9 @@ del _build  # its bytecode would stay on the heap for nothing
 # and rows added after the heuristic's go in at _EARLY, not last, where the
 # pair budget dropped them: moves that lose at once fell from 136 to 74 of
 # 2,784 in those positions (6 to a new weakness), exploiter wins 46.1%
-# against 46.6% (seeds 1-4). Either alone did nothing (132, 136 moves).
+# over seeds 1-6 (47.4% without), then 43.5% over seeds 7-12, run after
+# the choice (50.6% before this round): 44.8% over seeds 1-12. Either
+# alone did nothing for those moves (132, 136).
 _PARAMS = {
     "easy": (0, 0, 0, 0, 0, 0, 0),
     "medium": (3, 3, 40, 3, 0, 1, 0),
@@ -440,13 +442,14 @@ class Bot:
 
     Measured (python -m tools.bench --only bot: all 1,236 positions of the
     shared random games, worst over 6 heap layouts / mean, wasm fuel per
-    move): easy 3.9 M / 2.7 M, medium 20.9 M / 7.7 M, hard 126 M / 50 M
-    (0.84 s / 0.34 s of RP2040 at the measured 150 fuel per us), sliced in
-    step(40)s of at most 1.3 M (easy), 2.4 M (medium), 2.8 M (hard) fuel
-    (9, 16, 19 ms); no heap allocated
+    move): easy 4.1 M / 2.7 M, medium 28.1 M / 8.4 M, hard 145 M / 53 M
+    (0.96 s / 0.35 s of RP2040 at the measured 150 fuel per us; the emulated
+    Pico's worst of 24 positions is 0.54 s), sliced in step(40)s of at most
+    1.3 M (easy), 2.6 M (medium), 2.8 M (hard) fuel (9, 17, 19 ms); no heap
+    allocated
     in start() or step() (heap_lock on the official port). Heap held (.mpy,
     gc.mem_alloc on the official rp2 firmware, emulated Pico): the module
-    15.8 KB, the first hard Bot 5.5 KB more (the shared Work with its
+    16.5 KB, the first hard Bot 5.5 KB more (the shared Work with its
     private Game, 1.9 KB, and the matrix arrays), another Bot 0.4 KB.
     """
 
