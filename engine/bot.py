@@ -443,8 +443,8 @@ class Bot:
     Measured (python -m tools.bench --only bot: all 1,236 positions of the
     shared random games, worst over 6 heap layouts / mean, wasm fuel per
     move): easy 4.1 M / 2.7 M, medium 28.1 M / 8.4 M, hard 145 M / 53 M
-    (0.96 s / 0.35 s of RP2040 at the measured 150 fuel per us; the emulated
-    Pico's worst of 24 positions is 0.54 s), sliced in step(40)s of at most
+    (0.96 s / 0.35 s of RP2040 at the measured 150 fuel per us; on the
+    emulated Pico its 8 heaviest moves take at most 0.67 s), sliced in step(40)s of at most
     1.3 M (easy), 2.6 M (medium), 2.8 M (hard) fuel (9, 17, 19 ms); no heap
     allocated
     in start() or step() (heap_lock on the official port). Heap held (.mpy,
