@@ -32,30 +32,6 @@ from engine.bot import Bot
 P = %r
 g = Game()
 b = Bot(%r, 1)
-us = time.ticks_us
-out = []
-k = 0
-for rows, eggs in P:
-    load(g, rows, eggs)
-    gc.collect()
-    t = us()
-    b.choose(g, 1 + (k & 1))
-    out.append(time.ticks_diff(us(), t))
-    k += 1
-print('@J', json.dumps(out))
-"""
-
-# Hard's heaviest moves by wasm fuel over every position of the shared games, each with its own
-# side to move, timed on the device (the 24-position sample above can miss them).
-HEAVIEST = 8
-_HEAVY = """
-import gc, json, time
-from engine import Game
-from engine.notation import load
-from engine.bot import Bot
-P = %r
-g = Game()
-b = Bot('hard', 1)
 out = []
 for rows, eggs, c in P:
     load(g, rows, eggs)
@@ -65,6 +41,9 @@ for rows, eggs, c in P:
     out.append(time.ticks_diff(time.ticks_us(), t))
 print('@J', json.dumps(out))
 """
+# Besides the sample: hard's heaviest moves by wasm fuel over every position
+# of the shared games (the 24-position sample can miss them).
+HEAVIEST = 8
 
 
 def _ms(us):
@@ -102,8 +81,9 @@ def measure():
             for i in range(0, len(games), CHUNK):
                 turns += guest_json(pico, _TURNS % (games[i:i + CHUNK],))
             res["turns_us"] = turns
-            res["bot_us"] = {lv: guest_json(pico, _BOT % (positions, lv)) for lv in ("easy", "medium", "hard")}
-            res["heavy_us"] = guest_json(pico, _HEAVY % ([(allp[i][0], allp[i][1], colours[i]) for i in heavy],))
+            sample = [(rows, eggs, 1 + (k & 1)) for k, (rows, eggs) in enumerate(positions)]
+            res["bot_us"] = {lv: guest_json(pico, _BOT % (sample, lv)) for lv in ("easy", "medium", "hard")}
+            res["heavy_us"] = guest_json(pico, _BOT % ([(allp[i][0], allp[i][1], colours[i]) for i in heavy], "hard"))
             from tools.bench.firmware import _SCRIPT
             from tools.sim.fakehw import parse_script
 
