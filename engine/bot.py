@@ -53,8 +53,8 @@ _VAR = const(4)  # ... if the mixture then guarantees at most this much less
 _GAP = const(8)  # fictitious play stops once its strategy is within this many points of the game's value
 _ORC_GAIN = const(30)  # a reply outside the columns must beat the strategy by this much (one turtle) to join them (see _PARAMS)
 _ORC_BUDGET = const(300)  # units for one round of that search (~15 M fuel; clamps first, see _orc)
-_BREAKS = const(1)  # hard: captures that may break the opponent's four, added to our candidates (at most)
-_EARLY = const(3)  # candidates added after the heuristic's (captures) are inserted here, not appended (see _put_row)
+_BREAKS = const(1)  # medium, hard: captures that may break the opponent's four, added to our candidates (at most)
+_EARLY = const(3)  # candidates added after the heuristic's (captures) are inserted here, not appended (see _insert)
 _HOT = const(3000)  # a cell's line change this big (a five) is played exactly in the reply search
 _OUT = const(-0x20000000)  # a row's running payoff when it is left out of the solve (never the best)
 
@@ -444,9 +444,9 @@ class Bot:
     shared random games, worst over 6 heap layouts / mean, wasm fuel per
     move): easy 4.1 M / 2.7 M, medium 28.1 M / 8.4 M, hard 145 M / 53 M
     (0.96 s / 0.35 s of RP2040 at the measured 150 fuel per us; on the
-    emulated Pico its 8 heaviest moves take at most 0.67 s), sliced in step(40)s of at most
-    1.3 M (easy), 2.6 M (medium), 2.8 M (hard) fuel (9, 17, 19 ms); no heap
-    allocated
+    emulated Pico its 8 heaviest moves take at most 0.67 s), sliced in
+    step(40)s of at most 1.3 M (easy), 2.6 M (medium), 2.8 M (hard) fuel
+    (9, 17, 19 ms); no heap allocated
     in start() or step() (heap_lock on the official port). Heap held (.mpy,
     gc.mem_alloc on the official rp2 firmware, emulated Pico): the module
     16.5 KB, the first hard Bot 5.5 KB more (the shared Work with its
@@ -898,21 +898,24 @@ class Bot:
         w = self._w
         color = self._color
         if self._k == 0:
-            self._nc = self._anticipate(w.rows, self._nr, w.cols, self._nc, 3 - color, self._ant)
+            self._nc = self._anticipate(w.rows, self._nr, w.cols, self._nc, 3 - color, self._ant, _MAXK)
             self._k = 1
         else:
-            self._nr = self._anticipate(w.cols, self._nc, w.rows, self._nr, color, self._ant)
+            self._nr = self._anticipate(w.cols, self._nc, w.rows, self._nr, color, self._ant, _EARLY)
             self._k = 0
             self._ph = _PH_BRK
 
-    def _put_row(self, out, n, cell):
-        """out[n] = cell, but a row goes in at _EARLY when there are more: the pair budget drops
-        the last rows first, and a capture added for a reason should outlive the weakest cells."""
+    def _insert(self, out, n, cell, at):
+        """Put cell into out[:n] at index at (or last, when n <= at), shifting the rest up.
+
+        Rows added after the heuristic's go in at _EARLY: the pair budget
+        drops the last rows first, and a capture added for a reason should
+        outlive the weakest cells. Columns are appended (at = _MAXK).
+        """
         k = n
-        if out is self._w.rows:
-            while k > _EARLY:
-                out[k] = out[k - 1]
-                k -= 1
+        while k > at:
+            out[k] = out[k - 1]
+            k -= 1
         out[k] = cell
 
     def _breaks(self, out, n, who, most):
@@ -968,14 +971,14 @@ class Bot:
                         best = cell
             if best < 0:
                 break
-            self._put_row(out, n, best)
+            self._insert(out, n, best, _EARLY)
             n += 1
             added += 1
         return n
 
-    def _anticipate(self, targets, nt, out, n, who, most):
-        """Add to out[:n] up to `most` empty cells from which `who` would clamp a target cell
-        once the other side's turtle has landed there; returns the new count.
+    def _anticipate(self, targets, nt, out, n, who, most, at):
+        """Add to out[:n] (at index at, see _insert) up to `most` empty cells from which `who` would
+        clamp a target cell once the other side's turtle has landed there; returns the new count.
 
         A clamp needs the newcomer, two middles (enemy turtles or eggs) and
         an own turtle: with the target as the first middle, the newcomer is
@@ -1010,7 +1013,7 @@ class Bot:
                     while j < n and out[j] != cell:
                         j += 1
                     if j == n and added < most and n < _MAXK:
-                        self._put_row(out, n, cell)
+                        self._insert(out, n, cell, at)
                         n += 1
                         added += 1
             t += 1
