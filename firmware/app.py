@@ -72,7 +72,7 @@ class App:
         self.keytest = None  # firmware.keytest.KeyTest, the same way (2.1 KB)
         self.ring = EventRing()
         self.game = Game()
-        self.scratch = Game()  # what a computer player gets to look at: a copy, never the live game
+        self.scratch = None  # what a computer player gets to look at: a copy, never the live game (see _make_bot)
         self.last_game = None  # the last finished game (for the simulator's final board)
         self.trace = trace
         self.bot_cls = bots  # None: engine.bot, imported only when a mode needs it (it is the biggest module)
@@ -157,9 +157,14 @@ class App:
 
     def _make_bot(self, level):
         if self.bot_cls is None:
-            from engine.bot import Bot
+            from engine.bot import Bot, board
 
             self.bot_cls = Bot
+            # the engine's bots play their trial turns on a Game of their own:
+            # it doubles as the copy they are shown (one Game fewer, 1.9 KB)
+            self.scratch = board()
+        if self.scratch is None:
+            self.scratch = Game()  # a plug-in bot class (bots=...): a copy of our own
         if not self.units:
             from engine.bot import SLICE_UNITS
 

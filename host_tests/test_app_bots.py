@@ -262,3 +262,22 @@ def test_an_illegal_choice_by_the_computer_is_a_clear_error():
     dev = VirtualDevice(Cfg(), mode="easy", bots=Bad)
     with pytest.raises(ValueError, match="not free"):
         dev.run(parse_script("A move e5\nsync\nA move a1\nsync"))
+
+
+def test_the_engines_bots_are_shown_their_own_trial_board_and_two_players_hold_no_copy():
+    # The copy a computer seat is shown is the Game engine.bot plays its trial turns on (one Game
+    # fewer on the device, 1.9 KB); a plug-in bot class gets a copy of its own; two humans need none.
+    from engine.bot import board
+
+    dev = VirtualDevice(Cfg(), mode="2p")
+    dev.run(parse_script("A move e5\nB move d4\nwait 3000"))
+    assert dev.app.scratch is None and dev.app.game.turns == 1
+    dev = VirtualDevice(Cfg(), mode="hard")
+    assert dev.app.scratch is board()
+    dev.run(parse_script("A move e5\nwait 3000"))
+    assert dev.app.game.turns == 1
+    SpyBot.games = []
+    dev = VirtualDevice(Cfg(), mode="medium", bots=SpyBot)
+    dev.run(parse_script("A move e5\nwait 3000"))
+    assert SpyBot.games and all(g is dev.app.scratch for g in SpyBot.games)
+    assert dev.app.scratch is not board() and dev.app.scratch is not dev.app.game

@@ -657,3 +657,26 @@ def test_payoffs_are_squashed_below_a_decided_game(level):
                         assert abs(v) < _SQUASH + bot._noise, (k, color, i, j, v)
                         seen = max(seen, abs(v))
     assert seen > _SQUASH // 2  # the open four's pairs were scored, flattened (9,000+ before)
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_a_move_shown_the_trial_board_itself_is_the_same_and_leaves_the_position(level):
+    """start() on engine.bot.board() (the App's copy) skips its own copy: same moves, and once the
+    answer is ready the board holds the position it was shown."""
+    from engine.bot import board
+
+    for n, g in enumerate(random_positions(12, seed=8)):
+        color = BLACK if n % 2 else WHITE
+        want = Bot(level, 5).choose(g, color)
+        b = board()
+        b.copy_from(g)
+        bot = Bot(level, 5)
+        bot.start(b, color)
+        got = bot.step(1)
+        while got < 0:
+            got = bot.step(7)
+        assert got == want, (level, n)
+        assert [b.cell(i) for i in range(81)] == [g.cell(i) for i in range(81)]
+        assert [b.egg(k) for k in range(b.egg_count)] == [g.egg(k) for k in range(g.egg_count)]
+        assert (b.turns, b.empty, b.result, b.captures_black, b.captures_white) == (
+            g.turns, g.empty, g.result, g.captures_black, g.captures_white)
