@@ -347,7 +347,7 @@ class Work:
         self.full = False  # the matrix search's arrays (medium, hard) exist: grow()
 
     def grow(self):
-        """Add what medium and hard need (the trial Game among them): 4.0 KB on MicroPython."""
+        """Add what medium and hard need (the trial Game among them): 3.7 KB on MicroPython."""
         if self.full:
             return
         self.full = True
@@ -369,10 +369,6 @@ class Work:
         self.racc = array("i", bytes(4 * _MAXK))  # fictitious play: running payoffs ...
         self.cacc = array("i", bytes(4 * _MAXK))
         self.rcnt = array("i", bytes(4 * _MAXK))  # ... and how often each was played
-        # Cells changed by a trial turn and what they held before. A turn
-        # changes at most 2 placed + 81 captured + 79 hatched/vanished cells.
-        self.chg = bytearray(192)
-        self.old = bytearray(192)
         self.tsc = array("i", bytes(36))  # threat score by segment index, set per move
         self.lbase = array("i", bytes(4 * _NLINES))  # each line's score at the root
         self.lf4 = array("h", bytes(2 * _NLINES))  # each line's fours at the root (packed)
@@ -460,15 +456,16 @@ class Bot:
 
     Measured (python -m tools.bench --only bot: all 1,236 positions of the
     shared random games, worst over 6 heap layouts / mean, wasm fuel per
-    move): easy 4.1 M / 2.7 M, medium 28.1 M / 8.4 M, hard 145 M / 53 M
-    (0.96 s / 0.35 s of RP2040 at the measured 150 fuel per us; on the
+    move): easy 4.0 M / 2.7 M, medium 27.8 M / 8.4 M, hard 144 M / 54 M
+    (0.96 s / 0.36 s of RP2040 at the measured 150 fuel per us; on the
     emulated Pico its 8 heaviest moves take at most 0.67 s), sliced in
-    step(40)s of at most 1.3 M (easy), 2.6 M (medium), 2.8 M (hard) fuel
-    (9, 17, 19 ms); no heap allocated
+    step(40)s of at most 1.3 M (easy), 2.6 M (medium), 2.7 M (hard) fuel
+    (9, 17, 18 ms); no heap allocated
     in start() or step() (heap_lock on the official port). Heap held (.mpy,
     gc.mem_alloc on the official rp2 firmware, emulated Pico): the module
-    16.5 KB, the first hard Bot 5.5 KB more (the shared Work with its
-    private Game, 1.9 KB, and the matrix arrays), another Bot 0.4 KB.
+    16.6 KB, the first hard Bot 5.1 KB more (the shared Work with the
+    trial Game, 1.9 KB, that the App also shows the bots as its copy of
+    the board, and the matrix arrays), another Bot 0.4 KB.
     """
 
     def __init__(self, level="hard", seed=0):
@@ -1273,12 +1270,9 @@ class Bot:
             return 0
         w = self._w
         bd = w.bd
-        chg = w.chg
-        old = w.old
         p81 = PAD
         log = g.log
         n = g.log_len
-        k = 0
         dm = 0
         p = 0
         # (module globals hoisted into locals: a global lookup per use was
@@ -1288,33 +1282,24 @@ class Bot:
         op_cap = _OP_CAPTURED
         op_van = _OP_VANISH
         op_hatch = _OP_HATCH
-        # Apply the turn record to the root board (cells are 0..80).
+        # Apply the turn record to the root board (cells are 0..80). The
+        # record itself says what each change replaced (a captured piece's
+        # value is logged; a vanished or hatched cell held an egg), so it
+        # also serves to put the board back, newest first, below.
         while p < n:
             op = log[p]
             a = p81[log[p + 1]]
             if op == op_place:
-                b = p81[log[p + 2]]
-                chg[k] = a
-                old[k] = bd[a]
                 bd[a] = 1
-                chg[k + 1] = b
-                old[k + 1] = bd[b]
-                bd[b] = 2
-                k += 2  # both gain a turtle: no material change
+                bd[p81[log[p + 2]]] = 2  # both gain a turtle: no material change
             elif op == op_egg:
-                chg[k] = a
-                old[k] = bd[a]
                 bd[a] = 3
-                k += 1
             elif op == op_cap or op == op_van:
                 v = bd[a]
                 if v == 1:
                     dm -= 1
                 elif v == 2:
                     dm += 1
-                chg[k] = a
-                old[k] = v
-                k += 1
                 bd[a] = 0
             elif op == op_hatch:
                 v = log[p + 2]
@@ -1322,9 +1307,6 @@ class Bot:
                     dm += 1
                 else:
                     dm -= 1
-                chg[k] = a
-                old[k] = bd[a]
-                k += 1
                 bd[a] = v
             p += 3
         # Rescore every line through a changed cell, each once (stamp). A
@@ -1343,20 +1325,38 @@ class Bot:
         walk = _WALK
         delta = 0
         f4 = self._f4
-        for t in range(k):
-            c = chg[t]
-            for d in range(0, 484, 121):
-                li = line_at[d + c]
-                if li == 255 or stamp[li] == st:
-                    continue
-                stamp[li] = st
-                delta += walk(self, li, 0) - lbase[li]
-                f4 += self._lf - lf4[li]
+        p = 0
+        while p < n:
+            # every changed cell: each event's, and a placement's second turtle
+            # (steps and clamps change none)
+            op = log[p]
+            c = p81[log[p + 1]] if op <= op_egg or op >= op_cap else -1
+            c2 = p81[log[p + 2]] if op == op_place else -1
+            while c >= 0:
+                for d in range(0, 484, 121):
+                    li = line_at[d + c]
+                    if li == 255 or stamp[li] == st:
+                        continue
+                    stamp[li] = st
+                    delta += walk(self, li, 0) - lbase[li]
+                    f4 += self._lf - lf4[li]
+                c = c2
+                c2 = -1
+            p += 3
         # put the root board back (newest change first)
-        t = k - 1
-        while t >= 0:
-            bd[chg[t]] = old[t]
-            t -= 1
+        while p > 0:
+            p -= 3
+            op = log[p]
+            a = p81[log[p + 1]]
+            if op == op_place:
+                bd[a] = 0
+                bd[p81[log[p + 2]]] = 0
+            elif op == op_egg:
+                bd[a] = 0
+            elif op == op_cap:
+                bd[a] = log[p + 2]
+            elif op == op_van or op == op_hatch:  # it held an egg
+                bd[a] = 3
         v = self._total + delta + (self._mat + dm) * _MAT + _fours_term(f4)
         return _squash(v)
 
