@@ -21,6 +21,7 @@ from engine.game import (  # noqa: F401  (re-exported API, see DEVELOPERS.md)
     EV_HATCH,
     DIR_DELTA,
     PAD,
+    UNPAD,
     square_name,
     parse_square,
 )

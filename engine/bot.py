@@ -2,7 +2,7 @@
 from array import array
 
 from engine._compat import const
-from engine import Game, BLACK, WHITE, ONGOING, BLACK_WON, WHITE_WON, PAD, WALL
+from engine import Game, BLACK, WHITE, ONGOING, BLACK_WON, WHITE_WON, PAD, UNPAD, WALL
 import engine as _engine
 
 # Turn-record opcodes as consts (folded away: no globals, no heap), checked
@@ -458,12 +458,12 @@ class Bot:
     shared random games, worst over 6 heap layouts / mean, wasm fuel per
     move): easy 4.0 M / 2.7 M, medium 27.8 M / 8.4 M, hard 144 M / 54 M
     (0.96 s / 0.36 s of RP2040 at the measured 150 fuel per us; on the
-    emulated Pico its 8 heaviest moves take at most 0.67 s), sliced in
+    emulated Pico its 8 heaviest moves take at most 0.69 s), sliced in
     step(40)s of at most 1.3 M (easy), 2.6 M (medium), 2.7 M (hard) fuel
     (9, 17, 18 ms); no heap allocated
     in start() or step() (heap_lock on the official port). Heap held (.mpy,
     gc.mem_alloc on the official rp2 firmware, emulated Pico): the module
-    16.6 KB, the first hard Bot 5.1 KB more (the shared Work with the
+    16.3 KB, the first hard Bot 5.1 KB more (the shared Work with the
     trial Game, 1.9 KB, that the App also shows the bots as its copy of
     the board, and the matrix arrays), another Bot 0.4 KB.
     """
@@ -977,7 +977,7 @@ class Bot:
                                     v += 1
                         q += dd
                 if v > bestv:
-                    cell = _UNPAD[p]
+                    cell = UNPAD[p]
                     j = 0
                     while j < n and out[j] != cell:
                         j += 1
@@ -1023,7 +1023,7 @@ class Bot:
                         a = pt + dd
                     if (x != mine and x != 3) or bd[a] != who or bd[nn] != 0:
                         continue
-                    cell = _UNPAD[nn]
+                    cell = UNPAD[nn]
                     j = 0
                     while j < n and out[j] != cell:
                         j += 1
@@ -1797,11 +1797,6 @@ class Bot:
         return rows[3]
 
 
-_UNPAD = bytearray(b"\xff" * 121)
-for _i in range(81):
-    _UNPAD[PAD[_i]] = _i
-_UNPAD = bytes(_UNPAD)
-del _i
 # cells from the centre out (ring by ring, row-major in a ring): the reply search's order
 _ORDER = bytes(sorted(range(81), key=lambda i: max(abs(i // 9 - 4), abs(i % 9 - 4)) * 81 + i))
 _PLAY = Game.play

@@ -44,12 +44,13 @@ DIR_DELTA = (-9, -8, 1, 10, 9, 8, -1, -10)
 _DIRS = (-11, -10, 1, 12, 11, 10, -1, -12)  # the same in padded space
 _AXES = (1, 11, 12, 10)  # E, S, SE, SW: one per line orientation
 
-# cell index 0..80 <-> padded index (PAD is public for copy_padded() users)
+# cell index 0..80 <-> padded index (PAD and UNPAD, 255 on the wall, are public for copy_padded() users)
 _P = PAD = bytes((i // 9 + 1) * _W + i % 9 + 1 for i in range(_NCELLS))
 _U = bytearray(b"\xff" * _PADDED)
 for _i in range(_NCELLS):
     _U[_P[_i]] = _i
-_U = bytes(_U)
+UNPAD = bytes(_U)
+del _U
 del _i
 
 _COLOUR = ("empty", "black", "white", "egg")
@@ -93,7 +94,7 @@ class Game:
         """Empty board, no eggs, nothing to undo."""
         b = self._b
         for c in range(_PADDED):
-            b[c] = _WALL if _U[c] == 255 else EMPTY
+            b[c] = _WALL if UNPAD[c] == 255 else EMPTY
         self._eh = 0
         self.egg_count = 0
         self.empty = _NCELLS
@@ -121,7 +122,7 @@ class Game:
         """Cell of the k-th oldest egg (k = 0 is the next to hatch)."""
         if k < 0 or k >= self.egg_count:
             raise IndexError("no egg number %r (there are %d)" % (k, self.egg_count))
-        return _U[self._eggs[(self._eh + k) % _NCELLS]]
+        return UNPAD[self._eggs[(self._eh + k) % _NCELLS]]
 
     def copy_padded(self, buf):
         """Copy the board into buf, a bytearray(121): 11x11 with a wall (4) border, cell i at PAD[i].
@@ -273,7 +274,7 @@ class Game:
                     bit <<= 1
                 if mask:
                     log[n] = EV_CLAMP_BLACK if p == BLACK else EV_CLAMP_WHITE
-                    log[n + 1] = _U[c]
+                    log[n + 1] = UNPAD[c]
                     log[n + 2] = mask
                     n += 3
                 i += 1
@@ -306,7 +307,7 @@ class Game:
                 b[c] = EMPTY
                 self.empty += 1
                 log[n] = EV_VANISH
-                log[n + 1] = _U[c]
+                log[n + 1] = UNPAD[c]
                 log[n + 2] = 0
                 n += 3
                 m -= 1
@@ -323,7 +324,7 @@ class Game:
                 add[end] = c
                 end += 1
                 log[n] = EV_HATCH
-                log[n + 1] = _U[c]
+                log[n + 1] = UNPAD[c]
                 log[n + 2] = q
                 n += 3
                 m -= 1
@@ -362,7 +363,7 @@ class Game:
         self.empty += 1
         log = self.log
         log[n] = EV_CAPTURED
-        log[n + 1] = _U[c]
+        log[n + 1] = UNPAD[c]
         log[n + 2] = v
         return n + 3
 
