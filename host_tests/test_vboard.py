@@ -233,8 +233,11 @@ def test_cli_serves_until_interrupted():
     import selectors
     import signal
     root = Path(__file__).resolve().parent.parent
+    # Ctrl-C in a terminal: SIGINT at its default, whatever the test runner inherited (a shell
+    # script's background job ignores it, and an ignored SIGINT stays ignored in every child).
     proc = subprocess.Popen([sys.executable, "-m", "tools.upy.vboard", "--board", "pico"], cwd=str(root),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         sel = selectors.DefaultSelector()
         sel.register(proc.stdout, selectors.EVENT_READ)
