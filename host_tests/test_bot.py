@@ -509,6 +509,45 @@ def test_an_existing_four_leaves_every_row_to_the_solve():
     assert moves == {parse_square("e5")}
 
 
+def _safe_moves(board, eggs, color):
+    """The moves after which no reply of the opponent wins at once (every pair played exactly)."""
+    from engine import BLACK_WON, WHITE_WON
+
+    g = Game()
+    load(g, board.split("/"), eggs)
+    t = Game()
+    lost = WHITE_WON if color == BLACK else BLACK_WON
+    out = set()
+    for m in range(81):
+        if not g.legal(m):
+            continue
+        ok = True
+        for r in range(81):
+            if g.legal(r):
+                t.copy_from(g)
+                t.play(m, r) if color == BLACK else t.play(r, m)
+                if t.result == lost:
+                    ok = False
+                    break
+        if ok:
+            out.add(m)
+    return out
+
+
+def test_with_two_safe_rows_only_they_are_played():
+    """Black's four b9-e9 (and what captures would hatch) beats all but two white moves at once:
+    the block a9 and c5. Both are rows, so only they are solved, and every seed plays one (of 40
+    seeds, 22 a9 and 18 c5; the threat-column rule alone left every row to the solve here, and 17
+    of 40 seeds played d2 or e6, which lose at once)."""
+    board = ".B.eWWeWB/WW..WWWBB/WW....WWB/BW..WB.../.B.B..B../BWWW..WBB/WBBBW.BWW/W..WWWBW./.BBBBW.WB"
+    eggs = ["d1", "g1"]
+    safe = _safe_moves(board, eggs, WHITE)
+    assert safe == {parse_square("a9"), parse_square("c5")}
+    rows, allowed, moves = _rows_the_solve_may_play(board, eggs, WHITE)
+    assert safe <= rows and allowed == safe, sorted(map(square_name, allowed))
+    assert moves <= safe and len(rows) > len(safe)
+
+
 def test_a_row_that_makes_a_new_weakness_is_never_played():
     """c5 would make white's four c5-c8, but black's d5 then clamps b5 and c5 as it lands and the
     capture hatches the oldest egg, e1, into black's five a1-e1. d5 beats no other row: a new
