@@ -464,14 +464,14 @@ class Bot:
 
     Measured (python -m tools.bench --only bot: all 1,236 positions of the
     shared random games, worst over 6 heap layouts / mean, wasm fuel per
-    move): easy 4.0 M / 2.7 M, medium 27.8 M / 8.4 M, hard 144 M / 54 M
-    (0.96 s / 0.36 s of RP2040 at the measured 150 fuel per us; on the
-    emulated Pico its 8 heaviest moves take at most 0.69 s), sliced in
-    step(40)s of at most 1.3 M (easy), 2.6 M (medium), 2.7 M (hard) fuel
-    (9, 17, 18 ms); no heap allocated
+    move): easy 3.7 M / 2.7 M, medium 26.5 M / 8.4 M, hard 135 M / 53 M
+    (0.90 s / 0.35 s of RP2040 at the measured 150 fuel per us; on the
+    emulated Pico its 8 heaviest moves take at most 0.72 s), sliced in
+    step(40)s of at most 1.2 M (easy), 2.5 M (medium), 2.5 M (hard) fuel
+    (8, 16, 17 ms); no heap allocated
     in start() or step() (heap_lock on the official port). Heap held (.mpy,
     gc.mem_alloc on the official rp2 firmware, emulated Pico): the module
-    16.3 KB, the first hard Bot 5.1 KB more (the shared Work with the
+    16.4 KB (9.2 KB of it bytecode), the first hard Bot 5.1 KB more (the shared Work with the
     trial Game, 1.9 KB, that the App also shows the bots as its copy of
     the board, and the matrix arrays), another Bot 0.4 KB.
     """
