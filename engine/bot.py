@@ -1410,14 +1410,14 @@ class Bot:
         if it == 0:
             # Rows that no candidate reply beats at once: with two or more,
             # only they are solved (mixing them is unpredictable enough).
-            safe = 0
+            clear = 0
             for ii in range(kr):
                 q = ii * _MAXK
                 jj = 0
                 while jj < kc and m[q + jj] > -_LOSS:
                     jj += 1
                 if jj == kc:
-                    safe += 1
+                    clear += 1
             # With fewer, a reply that wins against most rows is a threat
             # already on the board (the opponent's four): answering it is the
             # matrix game's business, since a block played for certain is the
@@ -1430,7 +1430,7 @@ class Bot:
                     if m[q] <= -_LOSS:
                         nb += 1
                     q += _MAXK
-                cacc[jj] = 1 if nb + nb > kr and safe < 2 else 0
+                cacc[jj] = 1 if nb + nb > kr and clear < 2 else 0
             # Safe rows: no other candidate reply wins against them at once
             # (a new weakness, such as a turtle whose capture hatches an egg
             # into the opponent's five).
