@@ -321,6 +321,10 @@ del _build  # its bytecode would stay on the heap for nothing
 # every reply (with two or more, only they are solved): 60 lost at once,
 # exploiter 46.9% over seeds 1-6 and 46.0% over 7-12 (46.4% over 1-12,
 # within the noise of 44.8%), hard vs matrix1 71.5% over seeds 1-3 (71.2%).
+# Then every capture of ours valued as a defence against the opponent's
+# hatch into a five (see _pre): 48 lost at once (60), exploiter 45.4% over
+# seeds 1-6 and 46.8% over 7-12 (46.1% over 1-12), hard vs matrix1 69.8 /
+# 71.9 / 71.7% (seeds 1-3), vs greedy 94.0 / 93.5% (seeds 1-2).
 _PARAMS = {
     "easy": (0, 0, 0, 0, 0, 0, 0),
     "medium": (3, 3, 40, 3, 0, 1, 0),
@@ -464,14 +468,14 @@ class Bot:
 
     Measured (python -m tools.bench --only bot: all 1,236 positions of the
     shared random games, worst over 6 heap layouts / mean, wasm fuel per
-    move): easy 3.7 M / 2.7 M, medium 26.5 M / 8.4 M, hard 135 M / 53 M
+    move): easy 3.7 M / 2.7 M, medium 22.9 M / 8.4 M, hard 135 M / 53 M
     (0.90 s / 0.35 s of RP2040 at the measured 150 fuel per us; on the
-    emulated Pico its 8 heaviest moves take at most 0.72 s), sliced in
+    emulated Pico its 8 heaviest moves take at most 0.69 s), sliced in
     step(40)s of at most 1.2 M (easy), 2.5 M (medium), 2.5 M (hard) fuel
     (8, 16, 17 ms); no heap allocated
     in start() or step() (heap_lock on the official port). Heap held (.mpy,
     gc.mem_alloc on the official rp2 firmware, emulated Pico): the module
-    16.4 KB (9.2 KB of it bytecode), the first hard Bot 5.1 KB more (the shared Work with the
+    16.5 KB (9.2 KB of it bytecode), the first hard Bot 5.1 KB more (the shared Work with the
     trial Game, 1.9 KB, that the App also shows the bots as its copy of
     the board, and the matrix arrays), another Bot 0.4 KB.
     """
@@ -702,6 +706,14 @@ class Bot:
                     capvw += gw
                     capdb += (gw * 13) >> 4
                     tvw += min(gw >> 2, 1500)
+                # A capture anywhere in the same turn as the opponent's makes
+                # the oldest egg vanish instead of hatching for them (RULES.md,
+                # steps): against a hatch into their five (the scaled gain at
+                # _HOT or more), every capture of ours is a defence too.
+                if gw >= _HOT:
+                    capvb += (gw * 13) >> 4
+                if gb >= _HOT:
+                    capvw += (gb * 13) >> 4
         self._capvb = capvb
         self._capvw = capvw
         self._capdb = capdb

@@ -548,6 +548,18 @@ def test_with_two_safe_rows_only_they_are_played():
     assert moves <= safe and len(rows) > len(safe)
 
 
+def test_a_capture_that_defuses_the_opponents_hatch_into_five_is_played():
+    """After every black move but h6, some white capture (d1, d7, f6 or f9) hatches an egg into
+    white's five at once (exact check). h6 is a capture of black's own: captures in the same turn
+    make the oldest egg vanish. It used to be no candidate at all (the heuristic did not count what
+    a capture pre-empts) and no seed played it; now every seed does."""
+    board = "BBB.WW.../WBBBWeeB./.BWBWWW../WB.WB.WB./B..WWBWBW/..BBB.W.B/.W..WBWB./BWWBBWB../WBWBB.BBW"
+    eggs = ["g2", "f2"]
+    assert _safe_moves(board, eggs, BLACK) == {parse_square("h6")}
+    rows, allowed, moves = _rows_the_solve_may_play(board, eggs, BLACK)
+    assert moves == {parse_square("h6")}
+
+
 def test_a_row_that_makes_a_new_weakness_is_never_played():
     """c5 would make white's four c5-c8, but black's d5 then clamps b5 and c5 as it lands and the
     capture hatches the oldest egg, e1, into black's five a1-e1. d5 beats no other row: a new
