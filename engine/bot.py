@@ -1420,41 +1420,42 @@ class Bot:
             iters = self._iters >> 2
         it = self._k
         if it == 0:
-            # Rows that no candidate reply beats at once: with two or more,
-            # only they are solved (mixing them is unpredictable enough).
-            clear = 0
-            for ii in range(kr):
-                q = ii * _MAXK
-                jj = 0
-                while jj < kc and m[q + jj] > -_LOSS:
-                    jj += 1
-                if jj == kc:
-                    clear += 1
-            # With fewer, a reply that wins against most rows is a threat
-            # already on the board (the opponent's four): answering it is the
-            # matrix game's business, since a block played for certain is the
-            # most predictable move there is. cacc[j] = 1 marks one (zeroed
-            # below).
+            # Safe rows: no candidate reply wins against them at once. With
+            # two or more, only they are solved (mixing them is unpredictable
+            # enough). With fewer, a reply that wins against most rows is a
+            # threat already on the board (the opponent's four): answering it
+            # is the matrix game's business, since a block played for certain
+            # is the most predictable move there is. Such a reply (cacc[j] = 1,
+            # zeroed below) is then ignored, and a second pass leaves out only
+            # the rows that another reply beats: a new weakness, such as a
+            # turtle whose capture hatches an egg into the opponent's five.
             for jj in range(kc):
-                nb = 0
-                q = jj
+                cacc[jj] = 0
+            threats = 0
+            while True:
+                safe = 0
                 for ii in range(kr):
-                    if m[q] <= -_LOSS:
-                        nb += 1
-                    q += _MAXK
-                cacc[jj] = 1 if nb + nb > kr and clear < 2 else 0
-            # Safe rows: no other candidate reply wins against them at once
-            # (a new weakness, such as a turtle whose capture hatches an egg
-            # into the opponent's five).
-            safe = 0
-            for ii in range(kr):
-                q = ii * _MAXK
-                jj = 0
-                while jj < kc and (m[q + jj] > -_LOSS or cacc[jj]):
-                    jj += 1
-                racc[ii] = 0 if jj == kc else _OUT
-                if jj == kc:
-                    safe += 1
+                    q = ii * _MAXK
+                    jj = 0
+                    while jj < kc and (m[q + jj] > -_LOSS or cacc[jj]):
+                        jj += 1
+                    racc[ii] = 0 if jj == kc else _OUT
+                    if jj == kc:
+                        safe += 1
+                if threats or safe >= 2:
+                    break
+                for jj in range(kc):
+                    nb = 0
+                    q = jj
+                    for ii in range(kr):
+                        if m[q] <= -_LOSS:
+                            nb += 1
+                        q += _MAXK
+                    if nb + nb > kr:
+                        cacc[jj] = 1
+                        threats += 1
+                if not threats:
+                    break
             i = -1
             for ii in range(kr):
                 if safe == 0:
