@@ -1,4 +1,4 @@
-"""`python -m tools.bench [--only PARTS]`: print every speed and memory figure."""
+"""`python -m tools.bench [--only PARTS] [--no-docs]`: measure every speed and memory figure, print it and write docs/performance.md."""
 import sys
 
 from tools.bench import main
