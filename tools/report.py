@@ -124,7 +124,7 @@ For developers and the curious: every speed and memory figure of the project, wr
 `.venv/bin/python -m tools.bench` (do not edit by hand: run it again). Each section says the command,
 the commit and the machine it was measured on; `--only PARTS` rewrites only those sections.
 What the figures mean and why they matter is explained in [bot.md](bot.md), [build.md](build.md)
-and [DEVELOPERS.md](../DEVELOPERS.md#benchmarks).
+and [DEVELOPERS.md](../DEVELOPERS.md#benchmarks-and-generated-pages).
 
 - *fuel*: wasm instructions executed by the MicroPython interpreter (the webassembly port), counted
   exactly, so a figure is the same on every run and every machine; the `rp2040` section measures how

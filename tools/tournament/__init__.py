@@ -172,11 +172,16 @@ def main(argv=None):
     ap.add_argument("--player", action="append", default=[], metavar="[NAME=]cmd:COMMAND",
                     help="an outside bot: a command that speaks the botserver JSON-lines protocol (repeatable)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes")
+    ap.add_argument("--write-docs", nargs="?", const="levels", default=None, metavar="SECTION",
+                    help="also write the tables to docs/strength.md as section SECTION (default: levels), "
+                         "with this command line, the commit and the date; other sections stay")
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
     if args.jobs < 1:
         ap.error("--jobs must be at least 1")
+    if args.write_docs is not None and not re.match(r"^[A-Za-z0-9_-]+$", args.write_docs):
+        ap.error("--write-docs: a section name of letters, digits, _ and -")
     outside = {}
     for spec in args.player:
         name, command = _parse_player(ap, spec)
@@ -220,18 +225,18 @@ def main(argv=None):
             results[(a, b)].append((out, turns))
             if note:
                 forfeits[note] = forfeits.get(note, 0) + 1
-    print(
-        "tournament: %d games per pairing, seed %d, colours alternate, max %d turns (then a draw), %.0f s"
-        % (args.games, args.seed, MAX_TURNS, time.time() - t0)
-    )
-    for line in table(results):
-        print(line)
-    print()
-    for line in rating_lines(results):
-        print(line)
+    lines = ["tournament: %d games per pairing, seed %d, colours alternate, max %d turns (then a draw), %.0f s"
+             % (args.games, args.seed, MAX_TURNS, time.time() - t0)]
+    lines += table(results) + [""] + rating_lines(results)
     for name, n in sorted(forfeits.items()):
-        print("forfeits: %s lost %d game(s) by breaking the protocol (bad reply, illegal cell, crash or timeout)"
-              % (name, n))
+        lines.append("forfeits: %s lost %d game(s) by breaking the protocol (bad reply, illegal cell, crash or timeout)"
+                     % (name, n))
+    print("\n".join(lines))
+    if args.write_docs:
+        import shlex
+        from tools import report
+        command = shlex.join([".venv/bin/python", "-m", "tools.tournament"] + list(sys.argv[1:] if argv is None else argv))
+        print("written to %s" % report.write_tournament(args.write_docs, command, lines[1:] + ["", lines[0] + "."]))
     return 0
 
 
