@@ -24,12 +24,12 @@ def _run(argv):
     return r.stdout.strip() if r.returncode == 0 else ""
 
 
-def commit(pages=()):
-    """The checked-out commit (short hash), '+ uncommitted changes' when tracked files other than `pages` differ."""
+def commit():
+    """The checked-out commit (short hash), '+ uncommitted changes' when a tracked file other than a
+    Markdown page differs from it (pages do not change what is measured)."""
     head = _run(["git", "rev-parse", "--short=10", "HEAD"]) or "unknown"
-    mine = {str(Path(p).resolve().relative_to(ROOT)) for p in pages if Path(p).resolve().is_relative_to(ROOT)}
     changed = [line[3:] for line in _run(["git", "status", "--porcelain", "--untracked-files=no"]).splitlines()]
-    if [p for p in changed if p and p not in mine]:
+    if [p for p in changed if p and not p.endswith(".md")]:
         head += " + uncommitted changes"
     return head
 
@@ -145,11 +145,11 @@ players are explained in [bot.md](bot.md); more games give narrower intervals.
 def write_bench_part(part, rows, order, path=PERFORMANCE):
     """tools.bench: one part's figures become its section of docs/performance.md."""
     text = section(part, part, ".venv/bin/python -m tools.bench --only %s" % part, table(rows),
-                   at=commit([path]))
+                   at=commit())
     return update(path, PERFORMANCE_HEADER, part, text, order)
 
 
 def write_tournament(name, command, lines, path=STRENGTH):
     """tools.tournament --write-docs: the printed tables become section `name` of docs/strength.md."""
-    text = section(name, name, command, lines, at=commit([path]))
+    text = section(name, name, command, lines, at=commit())
     return update(path, STRENGTH_HEADER, name, text)
