@@ -107,8 +107,8 @@ class Strip:
             px[self.whole] = buf
         else:
             # Blinka's pure-Python adafruit_pixelbuf reads each item as a colour: one small int per pixel.
-            # Measured 302,700 wasm fuel (~4 ms of an RP2040) for this loop on MicroPython: why the
-            # flat store above is used wherever the library has it.
+            # A Python loop with a call per pixel costs many times the flat store above, which is why
+            # that one is used wherever the library has it (a Pi's CPU does not notice either).
             j = 0
             for i in range(self.n):
                 px[i] = (buf[j] << 16) | (buf[j + 1] << 8) | buf[j + 2]
@@ -173,8 +173,8 @@ class EventPad:
         return self.keys.find(ch)
 
     def scan(self, ring):
-        # Idle (no event queued): measured 7,000 wasm fuel (~0.1 ms of an RP2040) with a
-        # Python stand-in for the queue; CircuitPython's get_into is C.
+        # Idle (no event queued) this is one call of CircuitPython's get_into, which is C: the scan
+        # itself runs in the background, so a tick pays almost nothing for the pads.
         q = self.events
         ev = self.ev
         st = self.stable

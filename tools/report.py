@@ -25,11 +25,11 @@ def _run(argv):
 
 
 def commit():
-    """The checked-out commit (short hash), '+ uncommitted changes' when a tracked file other than a
-    Markdown page differs from it (pages do not change what is measured)."""
+    """The checked-out commit (short hash), '+ uncommitted changes' when a tracked file that can change a
+    measurement differs from it (pages and tests cannot)."""
     head = _run(["git", "rev-parse", "--short=10", "HEAD"]) or "unknown"
     changed = [line[3:] for line in _run(["git", "status", "--porcelain", "--untracked-files=no"]).splitlines()]
-    if [p for p in changed if p and not p.endswith(".md")]:
+    if [p for p in changed if p and not p.endswith(".md") and not p.startswith("host_tests/")]:
         head += " + uncommitted changes"
     return head
 
@@ -149,7 +149,7 @@ def write_bench_part(part, rows, order, path=PERFORMANCE):
     return update(path, PERFORMANCE_HEADER, part, text, order)
 
 
-def write_tournament(name, command, lines, path=STRENGTH):
+def write_tournament(name, command, lines, title=None, path=STRENGTH):
     """tools.tournament --write-docs: the printed tables become section `name` of docs/strength.md."""
-    text = section(name, name, command, lines, at=commit())
+    text = section(name, title or name, command, lines, at=commit())
     return update(path, STRENGTH_HEADER, name, text)

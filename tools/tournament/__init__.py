@@ -236,7 +236,9 @@ def main(argv=None):
         import shlex
         from tools import report
         command = shlex.join([".venv/bin/python", "-m", "tools.tournament"] + list(sys.argv[1:] if argv is None else argv))
-        print("written to %s" % report.write_tournament(args.write_docs, command, lines[1:] + ["", lines[0] + "."]))
+        title = "%s: %d games per pairing, seed %d" % (args.write_docs, args.games, args.seed)
+        print("written to %s" % report.write_tournament(args.write_docs, command, lines[1:] + ["", lines[0] + "."],
+                                                        title))
     return 0
 
 
