@@ -29,10 +29,10 @@ def node_major():
 def _node_ready():
     """Node and the pinned npm packages are both needed for real MicroPython."""
     if shutil.which("node") is None:
-        return "node is not installed (Node 20+ runs these tests; see the README's Quick start)"
+        return "node is not installed (Node 20+ runs these tests; see docs/emulators.md)"
     major = node_major()
     if major is None or major < 20:
-        return "Node 20 or newer is needed for real MicroPython, %s found (see the README's Quick start)" % (
+        return "Node 20 or newer is needed for real MicroPython, %s found (see docs/emulators.md)" % (
             "v%d" % major if major is not None else "an unreadable version")
     if not (ROOT / "tools" / "node" / "node_modules").is_dir():
         return "npm packages missing: run `./wts setup` (npm ci in tools/node)"

@@ -572,33 +572,33 @@ def test_same_seed_same_game_as_on_the_pico():
 
 
 
-# ---- the README's wiring tables are the board files' ---------------------------------------------
+# ---- the wiring tables of docs/boards.md are the board files' ------------------------------------
 
 
 def _readme_row(label, after):
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "docs" / "boards.md").read_text()
     text = text[text.index(after):]
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) == 3 and cells[0].startswith(label):
             return cells[1]
-    raise AssertionError("no README row %r after %r" % (label, after))
+    raise AssertionError("no docs/boards.md row %r after %r" % (label, after))
 
 
 def test_readme_feather_and_pi_wiring_tables_match_the_board_files():
     from firmware.keypad import connector
 
-    for board, after, name in ((BOARD, "### CircuitPython boards", lambda p: p),
-                               ("rpi4", "### Raspberry Pi", lambda p: p[1:])):
+    for board, after, name in ((BOARD, "## CircuitPython boards", lambda p: p),
+                               ("rpi4", "## Raspberry Pi", lambda p: p[1:])):
         cfg = boards.load(board)
         for pad, label in (("PAD_A", "pad A"), ("PAD_B", "pad B")):
             want = [name(gpio) for _, gpio, _ in connector(cfg.KEYPAD_TYPE, getattr(cfg, pad))]
             row = _readme_row(label, after).split("(")[0].replace("GPIO", "")
             assert [x.strip() for x in row.split(",")] == want, (board, pad)
-    assert "(`%s`" % boards.load(BOARD).LED_PIN in _readme_row("LED data", "### CircuitPython boards")
-    assert "(`%s`" % boards.load(BOARD).BUZZER_PIN in _readme_row("buzzer", "### CircuitPython boards")
-    assert _readme_row("LED data", "### Raspberry Pi").startswith("GPIO" + boards.load("rpi4").LED_PIN[1:] + " ")
-    assert _readme_row("buzzer", "### Raspberry Pi").startswith("GPIO" + boards.load("rpi4").BUZZER_PIN[1:] + " ")
+    assert "(`%s`" % boards.load(BOARD).LED_PIN in _readme_row("LED data", "## CircuitPython boards")
+    assert "(`%s`" % boards.load(BOARD).BUZZER_PIN in _readme_row("buzzer", "## CircuitPython boards")
+    assert _readme_row("LED data", "## Raspberry Pi").startswith("GPIO" + boards.load("rpi4").LED_PIN[1:] + " ")
+    assert _readme_row("buzzer", "## Raspberry Pi").startswith("GPIO" + boards.load("rpi4").BUZZER_PIN[1:] + " ")
 
 
 def test_micropython_runtime_is_refused_for_a_circuitpython_board():

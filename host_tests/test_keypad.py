@@ -151,7 +151,7 @@ def test_part_contacts_match_the_datasheet(part):
 
 @pytest.mark.parametrize("name", MATRIX_BOARDS)
 def test_reference_boards_wire_the_1824_connector_in_order(name):
-    # The README tells makers to run keypad pins 1..7 to consecutive header pins;
+    # docs/build.md tells makers to run keypad pins 1..7 to consecutive header pins;
     # the board file must then scan the 1824's real rows and columns.
     cfg = boards.load(name)
     wires = {"pico": ((2, 3, 4, 5, 6, 7, 8), (10, 11, 12, 13, 14, 15, 16)),

@@ -1,4 +1,4 @@
-"""The README's pictures stay true: the demo game script still plays to its result, and every image is there and small."""
+"""The docs' pictures stay true: the demo game script still plays to its result, and every image is there and small."""
 import subprocess
 import sys
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""A copied board file works everywhere (README "To add a board"): boards are found from the files in boards/, by sim, render, deploy, vboard and the MicroPython guest."""
+"""A copied board file works everywhere (docs/boards.md "Your own board file"): boards are found from the files in boards/, by sim, render, deploy, vboard and the MicroPython guest."""
 import os
 import shutil
 import subprocess
@@ -12,7 +12,7 @@ from conftest import ROOT
 
 @pytest.fixture(scope="module")
 def checkout(tmp_path_factory):
-    """A copy of the project with boards/myboard.py copied from pico.py as the README says (it keeps NAME = "pico")."""
+    """A copy of the project with boards/myboard.py copied from pico.py as docs/boards.md says (it keeps NAME = "pico")."""
     dst = tmp_path_factory.mktemp("clone")
     skip = shutil.ignore_patterns("node_modules", "__pycache__", ".pytest_cache", "*.pyc")
     for d in ("engine", "firmware", "boards", "tools", "docs", "host_tests"):

@@ -1,6 +1,6 @@
 """Host tool: serve the device bot over JSON lines (board, eggs, you) on stdin -> one coordinate per line on stdout.
 
-The protocol (README "Write your own bot"): each request is one line, a JSON
+The protocol (docs/classroom.md, "Write your own bot"): each request is one line, a JSON
 object {"board": 9 rows of RULES.md board text, row 1 first, "eggs": egg
 cells oldest first, "you": "black" or "white"}; each answer is one line, a
 cell name like "e5", or "error: <why>" for a request that cannot be answered.

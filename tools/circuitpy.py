@@ -78,7 +78,7 @@ def find_drive(label="CIRCUITPY", found=None):
     found = mounts() if found is None else found
     hits = [p for p, lab in found if lab == label]
     if not hits:
-        raise CircuitPyError("no %s drive is mounted: plug the board in (CircuitPython installed: see the README), "
+        raise CircuitPyError("no %s drive is mounted: plug the board in (CircuitPython installed: see docs/boards.md), "
                              "wait for the drive to appear, or name it with --drive PATH" % (label,))
     if len(hits) > 1:
         raise CircuitPyError("%d %s drives are mounted (%s): unplug all but one board, or name one with --drive PATH"
@@ -203,7 +203,7 @@ def deploy(board, drive=None, label=None, mpy_cross=None, dry_run=False, free=No
     if not os.path.isdir(drive):
         raise CircuitPyError("%s is not a mounted drive" % (drive,))
     if not os.path.isfile(os.path.join(drive, "boot_out.txt")):
-        raise CircuitPyError("%s has no boot_out.txt, so it is not a CircuitPython drive: install CircuitPython first (see the README)" % (drive,))
+        raise CircuitPyError("%s has no boot_out.txt, so it is not a CircuitPython drive: install CircuitPython first (see docs/boards.md)" % (drive,))
     with tempfile.TemporaryDirectory() as work:
         files = plan(board, mpy_cross=mpy_cross, workdir=work)
     remove = stale(drive, files)

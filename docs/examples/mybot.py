@@ -4,7 +4,7 @@ Run it in a tournament (from the checkout):
     .venv/bin/python -m tools.tournament --player "cmd:.venv/bin/python docs/examples/mybot.py" --games 20
 
 Plain Python 3 and only the standard library: copy it, change choose(), or
-write the same loop in any language. The protocol (README "Write your own
+write the same loop in any language. The protocol (docs/classroom.md "Write your own
 bot"): a request is {"board": 9 rows, row 1 first, of "." empty, "B" black,
 "W" white, "e" egg; "eggs": egg cells oldest first; "you": "black" or
 "white"}; the answer is a cell name such as "e5" (column a..i, row 1..9).

@@ -5,7 +5,7 @@
 # call is everything the compiler touched, and a gc.collect() in the next
 # call leaves what the imported modules keep. (What a fixed heap *needs* to
 # import, fragmentation included, is measured on the emulated RP2040: see
-# the README's "Memory" table.)
+# the memory section of docs/performance.md.)
 import os
 import subprocess
 import sys

@@ -1,4 +1,4 @@
-"""Outside players for tournaments: any command that speaks the botserver JSON-lines protocol (README "Write your own bot")."""
+"""Outside players for tournaments: any command that speaks the botserver JSON-lines protocol (docs/classroom.md, "Write your own bot")."""
 import json
 import shlex
 import subprocess
