@@ -142,14 +142,16 @@ players are explained in [bot.md](bot.md); more games give narrower intervals.
 """
 
 
-def write_bench_part(part, rows, order, path=PERFORMANCE):
+def write_bench_part(part, rows, order, path=None):
     """tools.bench: one part's figures become its section of docs/performance.md."""
+    path = path or PERFORMANCE
     text = section(part, part, ".venv/bin/python -m tools.bench --only %s" % part, table(rows),
                    at=commit())
     return update(path, PERFORMANCE_HEADER, part, text, order)
 
 
-def write_tournament(name, command, lines, title=None, path=STRENGTH):
+def write_tournament(name, command, lines, title=None, path=None):
     """tools.tournament --write-docs: the printed tables become section `name` of docs/strength.md."""
+    path = path or STRENGTH
     text = section(name, title or name, command, lines, at=commit())
     return update(path, STRENGTH_HEADER, name, text)
