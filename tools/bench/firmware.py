@@ -4,7 +4,7 @@ import sys
 
 from tools import ROOT
 
-FRAME_BUDGET = 300000  # fuel per frame (issue 3): ~4 ms on an RP2040, so 60 frames/s fit
+FRAME_BUDGET = 300000  # fuel per frame (issue 3): a few ms of an RP2040 (tools/upy/fuel.py FUEL_PER_US), so 60 frames/s fit
 TICK_AIM_MS = 30  # longest tick while the computer thinks (issue 10.6), estimated RP2040 ms
 MOVE_AIM_MS = 1000  # the hard computer's move, ticks included
 HEAP_AIM = 40 * 1024
