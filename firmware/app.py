@@ -13,8 +13,8 @@ from firmware.status import Status, render_score, COUNT_BEAT, COUNT_BLINK
 
 # Mode and phase numbers. Their home is firmware/modes.py; they are copied here as
 # folded consts because an imported name costs a global lookup at every use and the
-# frame path tests them many times (measured: +5.4k fuel per idle frame's update,
-# ~4%). host_tests/test_modes.py checks every copy against modes.py.
+# frame path tests them many times (`python -m tools.bench --only firmware` prints the
+# frame's cost). host_tests/test_modes.py checks every copy against modes.py.
 _M_ATTRACT = const(0)
 _M_MENU = const(1)
 _M_2P = const(2)
@@ -35,8 +35,9 @@ _S_HOLD = const(7)
 TICK_MS = const(10)  # one pad scan per tick: 2 agreeing scans debounce a key (10-20 ms)
 _TICK_US = const(10000)  # TICK_MS in microseconds, for run()'s grid
 FRAME_MS = const(20)  # 50 frames/s; one strip write of 83 LEDs takes 2.5 ms
-# While a computer thinks, 25 frames/s: every tick then carries a ~20 ms bot slice, and
-# a frame on each one (~150k fuel, 2 ms) cost ~10% of the move (tools/bench/firmware.py).
+# While a computer thinks, 25 frames/s: every tick then carries a bot slice, and a frame
+# on each one would lengthen the move by a frame's cost per tick (`python -m tools.bench
+# --only firmware` prints a frame's fuel, the longest tick and the move's ticks).
 _THINK_FRAME_MS = const(40)
 _COUNT_MS = const(900)  # countdown: 3 beats of COUNT_BEAT, then the reveal
 _THINK_MS = const(700)  # computer-vs-computer: minimum time a turn stays open
@@ -67,9 +68,8 @@ class App:
         self.entropy = hw.entropy
         self.disp = Display(hw.np, cfg)
         self.scene = Scene(self.disp)
-        self.status = Status(self.clock)
-        self.menu = None  # firmware.menu.Menu, imported when the menu first opens (2.2 KB of heap, measured)
-        self.keytest = None  # firmware.keytest.KeyTest, the same way (2.1 KB)
+        self.menu = None  # firmware.menu.Menu, imported when the menu first opens (its code is heap a game never needs)
+        self.keytest = None  # firmware.keytest.KeyTest, the same way
         self.ring = EventRing()
         self.game = Game()
         self.scratch = None  # what a computer player gets to look at: a copy, never the live game (see _make_bot)
@@ -77,7 +77,7 @@ class App:
         self.trace = trace
         self.bot_cls = bots  # None: engine.bot, imported only when a mode needs it (it is the biggest module)
         self.bots = [None, None]  # type: list
-        self.units = 0  # bot work units per tick (engine.bot.SLICE_UNITS, ~13 ms of RP2040 time)
+        self.units = 0  # bot work units per tick (engine.bot.SLICE_UNITS: one tick's share of a move)
         self.thinking = -1  # seat whose computer is choosing, a slice per tick; -1: none
         self.settings = None
         self.scores = None
@@ -99,6 +99,7 @@ class App:
             self.disp.set_brightness(SAFE_BRIGHTNESS)
         self.sound = Sound(hw.buzzer, self.clock, volume)
         self.entries = (Entry(False), Entry(rotated))
+        self.status = Status(self.clock, self.entries, self.scene, self.sound)
         self.star_since = 0  # when * on pad A went down (held for the menu)
         self.star_on = False
         self.drawn = False  # the score picture is drawn
@@ -135,7 +136,7 @@ class App:
             if self.menu is None:
                 from firmware.menu import Menu
 
-                self.menu = Menu()
+                self.menu = Menu(self.disp, self.entries[1], self.sound, self.save_setting)
             self.menu.drawn = False
             self.scene.hidden = True
             return
@@ -161,7 +162,7 @@ class App:
 
             self.bot_cls = Bot
             # the engine's bots play their trial turns on a Game of their own:
-            # it doubles as the copy they are shown (one Game fewer, 1.9 KB)
+            # it doubles as the copy they are shown (one Game fewer on the heap)
             self.scratch = board()
         if self.scratch is None:
             self.scratch = Game()  # a plug-in bot class (bots=...): a copy of our own
@@ -210,7 +211,7 @@ class App:
         self.thinking = -1
 
     def _think(self):
-        """One slice of the thinking computer's search (<= ~20 ms of RP2040 time)."""
+        """One slice of the thinking computer's search (its longest tick: `python -m tools.bench --only firmware`)."""
         seat = self.thinking
         cell = self.bots[seat].step(self.units)
         if cell < 0:
@@ -279,11 +280,11 @@ class App:
 
     def frame(self, now):
         """One frame: update the state, redraw what moved, write the strip once.
-        Measured (tools/bench/firmware.py, warm): median ~136k fuel (1.8 ms on an RP2040)
-        on a quiet board, ~149k mid-animation, <= 300k for the frame that resolves a turn."""
+        Its cost on a quiet board, mid-animation and with the power cap on is printed by
+        `python -m tools.bench --only firmware`, against the frame budget there."""
         self.update(now)
         if self.heavy:
-            # This frame resolved a turn (engine play(): ~50-220k fuel, more for long
+            # This frame resolved a turn (engine play() is the frame's work, longest for
             # chain reactions): no drawing and no write, the LEDs keep the last picture.
             self.heavy = False
             return
@@ -297,8 +298,8 @@ class App:
         With a microsecond clock (MicroPython's time: ticks_us + sleep_us) each tick starts on an
         exact TICK_MS grid. With sleep_ms alone it did not: rp2's sleep_ms(n) wakes n ms after the
         call, so a tick began at the sub-ms phase where the one before it ended, and that depends
-        on what it did, i.e. on which key is pending. The emulated Pico measured up to 998 us of
-        drift, enough to move a key's status-LED feedback by one frame for a different secret move.
+        on what it did, i.e. on which key is pending. On the emulated Pico that drift (under a
+        millisecond) moved a key's status-LED feedback by one frame for a different secret move.
         On the grid the pads are scanned at the same microsecond whatever the pending moves.
         The whole ms are slept with sleep_ms (it serves USB and Ctrl-C and, on FreeRTOS, yields;
         ESP32's sleep_us is a busy loop that does neither), only the last < 1 ms with sleep_us.
@@ -515,7 +516,9 @@ class App:
         k = self._next_key()
         if k >= 0:
             self.t_key = now
-            self.menu.key(self, chr(k & 255), now)
+            to = self.menu.key(chr(k & 255), now)
+            if to >= 0:
+                self.set_mode(to)
         elif self.menu.idle(now, self.clock, self.t_key):
             self.set_mode(_M_ATTRACT)
 
@@ -564,7 +567,7 @@ class App:
             self.keytest.render(dp)
             return
         if m == _M_MENU:
-            self.menu.render(self, now)
+            self.menu.render(now)
         elif self.state == _S_SCORE:
             if not self.drawn:
                 self.drawn = True  # (drawn once: nothing on it moves)
@@ -587,5 +590,6 @@ class App:
                     dp.put(a, sc.static_code(a))
                     dp.put(b, sc.static_code(b))
         st = self.status
-        dp.put(STATUS_A, st.code(self, now, 0))
-        dp.put(STATUS_B, st.code(self, now, 1))
+        el = self.clock.ticks_diff(now, self.t_state)
+        dp.put(STATUS_A, st.code(now, 0, m, self.state, el, self.thinking, self.game))
+        dp.put(STATUS_B, st.code(now, 1, m, self.state, el, self.thinking, self.game))

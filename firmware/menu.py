@@ -26,46 +26,57 @@ def centre(k):
 class Menu:
     """Keys (pad A): 1 two players, 2-4 against the computer (easy, medium, hard), 5 tutorial, 6 attract,
     7/8 brightness down/up, 9 seating (pad B opposite or side by side), 0 volume (mute, 1, 2, 3, mute, ...),
-    # key test, * leave. Status LED B shows the volume (off when muted)."""
+    # key test, * leave. Status LED B shows the volume (off when muted).
 
-    def __init__(self):
+    Its view of the app: the `disp` (brightness, the picture), pad B's entry `seat_b` (its `rotated`
+    is the seating), the `sound` (volume, a sample) and `save_setting(name, value)`, the app's
+    callback that keeps a setting (settings.json, or nothing without storage). A mode is not
+    changed here: key() returns it, as firmware/keytest.py's update() does."""
+
+    def __init__(self, disp, seat_b, sound, save_setting):
+        self.disp = disp
+        self.seat_b = seat_b
+        self.sound = sound
+        self.save_setting = save_setting
         self.drawn = False  # the picture is drawn (redrawn after a setting changed)
 
     def idle(self, now, clock, t_key):
         """True when no key came for IDLE_MS (the app goes back to attract mode)."""
         return clock.ticks_diff(now, t_key) >= IDLE_MS
 
-    def key(self, app, ch, now):
-        """Act on key `ch`: may change the app's mode or a saved setting."""
+    def key(self, ch, now):
+        """Act on key `ch`: change a saved setting, or return the mode it picks (-1: none)."""
         if "1" <= ch <= "6":
-            app.set_mode(_PICK[ord(ch) - ord("1")])
-        elif ch == "7" or ch == "8":
-            b = brightness_index(app.disp.brightness) + (1 if ch == "8" else -1)
+            return _PICK[ord(ch) - ord("1")]
+        if ch == "#":
+            return M_KEYTEST
+        if ch == "*":
+            return M_ATTRACT
+        if ch == "7" or ch == "8":
+            dp = self.disp
+            b = brightness_index(dp.brightness) + (1 if ch == "8" else -1)
             if 0 <= b < len(BRIGHTNESS_LEVELS):
-                app.disp.set_brightness(BRIGHTNESS_LEVELS[b])
-                app.save_setting("brightness", b)
+                dp.set_brightness(BRIGHTNESS_LEVELS[b])
+                self.save_setting("brightness", b)
                 self.drawn = False
         elif ch == "9":
-            e = app.entries[1]
+            e = self.seat_b
             e.rotated = not e.rotated
-            app.save_setting("seating", 1 if e.rotated else 0)
+            self.save_setting("seating", 1 if e.rotated else 0)
             self.drawn = False
         elif ch == "0":
-            snd = app.sound
+            snd = self.sound
             snd.set_volume((snd.volume + 1) % len(VOLUMES))
-            app.save_setting("volume", snd.volume)
+            self.save_setting("volume", snd.volume)
             snd.play(BEAT, now)  # a sample at the new volume (nothing when muted)
-        elif ch == "#":
-            app.set_mode(M_KEYTEST)
-        elif ch == "*":
-            app.set_mode(M_ATTRACT)
+        return -1
 
-    def render(self, app, now):
+    def render(self, now):
         # Block k shows option k: 1 two players (blue + white), 2-4 computer
         # easy/medium/hard (1-3 green dots), 5 tutorial (amber), 6 attract
         # (pulsing white), 7/8 brightness down/up (dots = level), 9 seating
         # (white dot low: pad B opposite and rotated; high: side by side).
-        dp = app.disp  # (a cached bound method would allocate 16 bytes per call)
+        dp = self.disp  # (a cached bound method would allocate 16 bytes per call)
         if not self.drawn:
             self.drawn = True
             for i in range(81):
@@ -82,8 +93,7 @@ class Menu:
             c = centre(8) - 10
             for j in range(6):
                 dp.put(c + (j // 3) * 9 + j % 3, (FLASH << 4 | 15) if j <= b else 0)
-            rot = app.entries[1].rotated
+            rot = self.seat_b.rotated
             dp.put(centre(9) + 9, (WARM << 4 | 15) if rot else 0)
             dp.put(centre(9) - 9, 0 if rot else (WARM << 4 | 15))
         dp.put(centre(6), FLASH << 4 | (4 + (tri(now, 1) >> 5)))
-

@@ -1,4 +1,4 @@
-"""The two status LEDs (each player's entry, the game's phase, refusals, a thinking computer) and the score picture; they read the app, never change the game."""
+"""The two status LEDs (each player's entry, the game's phase, refusals, a thinking computer) and the score picture; they read what the app hands them, never change the game."""
 from engine._compat import const
 from engine import DRAW, EV_STEP
 from firmware.display import BLUE, WARM, AMBER, RED, FLASH, GREEN
@@ -6,7 +6,8 @@ from firmware.entry import LOCKED, ENTERING
 from firmware.scene import tri
 
 # Mode and phase numbers, folded copies of firmware/modes.py's (a global lookup per
-# use cost ~4k fuel per frame here); host_tests/test_modes.py checks them.
+# use is a dict lookup on every frame here, `python -m tools.bench --only firmware`
+# prints the frame's cost); host_tests/test_modes.py checks them.
 _M_MENU = const(1)
 _S_TURN = const(0)
 _S_COUNT = const(1)
@@ -25,13 +26,23 @@ SUDDEN_RED_MS = const(400)  # sudden death: red flashes first, then the counts
 class Status:
     """Colour codes for status LED A (pad 0) and B (pad 1).
 
+    Its view of the app, all objects that live as long as the app: the
+    `clock`, both `entries` (Entry, one per pad), the `scene` (the turn
+    animation: its step and op) and the `sound` (its volume, shown in the
+    menu). What the app reassigns as it goes (mode, phase, when the phase
+    began, the thinking seat, the Game) comes with each `code()` call.
+
     Secrecy: a code depends only on an entry's state (idle, entering,
     locked), the refusal blink, whether a computer is thinking and the game's
-    phase, never on the digits typed. ~4-8k fuel per LED per frame.
+    phase, never on the digits typed. Its cost is part of every frame's
+    (`python -m tools.bench --only firmware`).
     """
 
-    def __init__(self, clock):
+    def __init__(self, clock, entries, scene, sound):
         self.clock = clock
+        self.entries = entries
+        self.scene = scene
+        self.sound = sound
         self.err_until = [0, 0]
         self.err_on = [False, False]
 
@@ -40,26 +51,26 @@ class Status:
         self.err_until[pad] = self.clock.ticks_add(now, ERR_MS)
         self.err_on[pad] = True
 
-    def code(self, app, now, pad):
-        clock = self.clock
+    def code(self, now, pad, mode, st, el, thinking, game):
+        """The code for pad's LED at `now`: `mode` and phase `st` (firmware/modes.py numbers), `el` the ms
+        since that phase began, `thinking` the seat whose computer chooses (-1: none), `game` the live Game."""
         own = (BLUE if pad == 0 else WARM) << 4
         if self.err_on[pad]:
+            clock = self.clock
             if clock.ticks_diff(self.err_until[pad], now) > 0:
-                el = clock.ticks_diff(now, self.err_until[pad]) + ERR_MS
-                return (RED << 4 | 15) if (el // 100) & 1 == 0 else 0
+                e = clock.ticks_diff(now, self.err_until[pad]) + ERR_MS
+                return (RED << 4 | 15) if (e // 100) & 1 == 0 else 0
             self.err_on[pad] = False
-        st = app.state
-        el = clock.ticks_diff(now, app.t_state)
-        if app.mode == _M_MENU:
+        if mode == _M_MENU:
             if pad == 1:
                 # The volume: green brighter per step, dim red when muted.
-                v = app.sound.volume
+                v = self.sound.volume
                 return (GREEN << 4 | v * 5) if v else (RED << 4 | 3)
             return GREEN << 4 | 8
         if st == _S_TURN:
-            if app.thinking == pad:
+            if thinking == pad:
                 return own | (3 + ((now >> 6) & 3) * 4)  # thinking: a quick 4-step ramp (256 ms), unlike typing's breath
-            s = app.entries[pad].state()
+            s = self.entries[pad].state()
             if s == LOCKED:
                 return own | 15
             if s == ENTERING:
@@ -67,20 +78,22 @@ class Status:
             return own | 2
         if st == _S_COUNT:
             return (FLASH << 4 | 15) if el % COUNT_BEAT < 120 else own | 15
-        if st == _S_ANIM and app.scene.step >= 2 and app.scene.op == EV_STEP:
-            return GREEN << 4 | 15  # a chain reaction goes on to its next step
+        if st == _S_ANIM:
+            sc = self.scene
+            if sc.step >= 2 and sc.op == EV_STEP:
+                return GREEN << 4 | 15  # a chain reaction goes on to its next step
+            return own | 2
         if st == _S_SUDDEN:
             if el < SUDDEN_RED_MS:
                 return (RED << 4 | 15) if (el // 100) & 1 == 0 else 0
             # Then the counts: this LED blinks once per winning turtle of its player.
-            g = app.game
-            n = g.winning_black if pad == 0 else g.winning_white
+            n = game.winning_black if pad == 0 else game.winning_white
             k = el - SUDDEN_RED_MS
             if k // COUNT_BLINK < n and k % COUNT_BLINK < 150:
                 return own | 15
             return own | 1
         if st == _S_OVER:
-            r = app.game.result
+            r = game.result
             if r == DRAW:
                 return AMBER << 4 | 8
             if r == pad + 1:
