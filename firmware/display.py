@@ -191,7 +191,7 @@ class Display:
         self.sum = s
 
     def put(self, i, c):
-        """Set logical pixel i to colour code c. Measured: ~3,800 fuel if unchanged, ~11,000 if written (wasm fuel, 75/us)."""
+        """Set logical pixel i to colour code c; an unchanged pixel costs a compare only (a frame's cost: `python -m tools.bench --only firmware`)."""
         cur = self.cur
         old = cur[i]
         if old != c:
@@ -206,7 +206,7 @@ class Display:
             self.sum += self.csum[c] - self.csum[old]
 
     def show(self):
-        """Power cap, then one write() (~16,500 fuel without a rescale). The cap keeps sum * mA/255 within the budget on every frame:
+        """Power cap, then one write() (part of every frame's cost: `python -m tools.bench --only firmware`). The cap keeps sum * mA/255 within the budget on every frame:
         over it, the table is rebuilt at a lower scale (rare: the sum changes a few pixels at a time);
         far under it, the scale creeps back up."""
         mpc = self.ma_per_channel

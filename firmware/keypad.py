@@ -130,8 +130,8 @@ class Keypad:
         the rows pulled low one at a time, the others released, to find the
         key. A released row is pulled back up through the key and the
         column's pull-up (~50 kohm x ~20 pF: about 1 us, less than one pin call).
-        Idle cost: 3 pin reads instead of 20 pin calls (~30k instead of ~75k
-        fuel per pad with Python stub pins, tools/bench/firmware.py). The
+        Idle cost: 3 pin reads instead of 20 pin calls (the firmware's share
+        of a scan: `python -m tools.bench --only firmware`, stub pins). The
         work is the same whichever key is down (secrecy: no timing tells it).
 
         Ghosting: three keys held in an L (two in one row, two in one column)

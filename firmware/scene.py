@@ -36,7 +36,7 @@ class Scene:
     Per frame only three short lists are redrawn: the cells of the running
     animation segment, the eggs (one shared pulse level, redrawn when it
     changes) and, when lines are shown, the winning turtles. Everything else
-    is drawn once, when it changes (measured in tools/bench/firmware.py).
+    is drawn once, when it changes (frame costs: `python -m tools.bench --only firmware`).
     """
 
     def __init__(self, disp):
@@ -255,7 +255,7 @@ class Scene:
 
     # -- drawing --------------------------------------------------------------
     def render(self, now, clock):
-        """Redraw the moving cells. Hot path: no allocation (measured 0 bytes); ~10k fuel on a quiet board, ~40-90k mid-animation."""
+        """Redraw the moving cells. Hot path: no allocation (heap-locked in `python -m tools.bench --only firmware`, which prints a frame's cost)."""
         if self.hidden:
             return
         dp = self.disp  # (a cached bound method would allocate 16 bytes per call)

@@ -1,7 +1,7 @@
 """Tutorial lessons: one small position per rule, each with the turn that demonstrates it (checked against the engine by host tests)."""
 
 # (rule, board rows top to bottom, eggs oldest first, black's move, white's move).
-# Rows use RULES.md board text. Kept as plain data: ~1 KB of strings, loaded only in tutorial mode.
+# Rows use RULES.md board text. Kept as plain data (strings), loaded only in tutorial mode.
 LESSONS = (
     ("place", (".........",) * 9, (), 40, 30),  # both turtles land: e5 black, d4 white
     ("collision", ("........." ,) * 4 + ("....B....",) + ("....W....",) + (".........",) * 3, (), 31, 31),  # same cell d4: egg
