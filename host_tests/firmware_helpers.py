@@ -5,7 +5,8 @@ from collections import namedtuple
 import boards
 from engine import square_name
 from firmware.tutorial import LESSONS, setup
-from tools.sim.fakehw import VirtualDevice, parse_script
+from tools.sim.keyscript import parse_script
+from tools.sim.vdevice import VirtualDevice
 from conftest import CONFORMANCE
 
 RANDOM_GAMES = json.loads((CONFORMANCE / "random-games.json").read_text())

@@ -5,7 +5,8 @@ from engine import parse_square, square_name
 from engine.bot import Bot
 from firmware.entry import IDLE
 from firmware.modes import M_EASY, M_HARD, M_MENU
-from tools.sim.fakehw import VirtualDevice, parse_script
+from tools.sim.keyscript import parse_script
+from tools.sim.vdevice import VirtualDevice
 from firmware_helpers import Cfg, events, BotChose, KeyRead
 
 

@@ -4,7 +4,9 @@ import pytest
 from engine import parse_square, square_name
 from firmware.entry import ENTERING, IDLE
 from firmware.modes import M_MENU, M_2P, M_DEMO, S_TURN, S_COUNT, S_ANIM, S_SUDDEN
-from tools.sim.fakehw import VirtualDevice, parse_script, FakeBoard
+from tools.sim.fakehw import FakeBoard
+from tools.sim.keyscript import parse_script
+from tools.sim.vdevice import VirtualDevice
 from firmware_helpers import Cfg, RANDOM_GAMES, play_case, lesson_device, lesson_moves
 
 

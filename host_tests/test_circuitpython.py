@@ -10,7 +10,9 @@ from firmware.display import Display, strip_map, color_offsets, led_share_ma, BL
 from firmware.keypad import EventRing, DOWN, PAD_B
 from tools import ROOT
 from tools.sim.circuitpython import Runtime, FloatingRead, hardware
-from tools.sim.fakehw import VirtualDevice, parse_script, FakeBoard
+from tools.sim.fakehw import FakeBoard
+from tools.sim.keyscript import parse_script
+from tools.sim.vdevice import VirtualDevice
 from conftest import CONFORMANCE
 import firmware_helpers
 

@@ -5,7 +5,8 @@ import pytest
 
 import boards
 from firmware.hw import build
-from tools.sim.fakehw import VirtualDevice, FakeBoard
+from tools.sim.fakehw import FakeBoard
+from tools.sim.vdevice import VirtualDevice
 from firmware_helpers import Cfg
 
 

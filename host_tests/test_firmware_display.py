@@ -2,7 +2,8 @@
 import pytest
 
 from firmware.display import strip_map, color_offsets
-from tools.sim.fakehw import VirtualDevice, parse_script
+from tools.sim.keyscript import parse_script
+from tools.sim.vdevice import VirtualDevice
 from firmware_helpers import Cfg, RANDOM_GAMES, play_case
 
 

@@ -3,7 +3,8 @@ import pytest
 
 import boards
 from firmware.keypad import EventRing, DOWN, PAD_B, PARTS, make_keypad, contacts, connector, wiring
-from tools.sim.fakehw import FakeBoard, FloatingRead, ShortCircuit, VirtualDevice
+from tools.sim.fakehw import FakeBoard, FloatingRead, ShortCircuit
+from tools.sim.vdevice import VirtualDevice
 
 MATRIX_BOARDS = ("pico", "esp32s3")
 

@@ -3,7 +3,7 @@ import pytest
 
 from firmware.display import BLUE, WARM
 from firmware.modes import M_ATTRACT, M_KEYTEST, M_MENU
-from tools.sim.fakehw import VirtualDevice
+from tools.sim.vdevice import VirtualDevice
 from firmware_helpers import Cfg
 
 PHONE = "123A456B789C*0#D"

@@ -5,7 +5,8 @@ import pytest
 
 from firmware.modes import M_ATTRACT, M_MENU, M_2P, M_EASY, M_MEDIUM, M_HARD, M_TUTORIAL, M_KEYTEST, MODE_NAMES, mode_number
 from firmware.settings import BRIGHTNESS_LEVELS
-from tools.sim.fakehw import VirtualDevice, parse_script
+from tools.sim.keyscript import parse_script
+from tools.sim.vdevice import VirtualDevice
 from firmware_helpers import Cfg
 
 

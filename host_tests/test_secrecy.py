@@ -1,7 +1,8 @@
 """Secrecy: from a player's first key to the reveal, every frame, status LED and buzzer change is the same whatever the pending moves are."""
 from firmware.entry import IDLE
 from firmware.modes import S_COUNT
-from tools.sim.fakehw import VirtualDevice, parse_script
+from tools.sim.keyscript import parse_script
+from tools.sim.vdevice import VirtualDevice
 from firmware_helpers import Cfg, record, window
 
 _PREFIX = ["A move a1", "B move i9", "sync", "A move e5", "B move c7", "sync"]

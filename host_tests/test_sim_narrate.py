@@ -199,8 +199,8 @@ def test_watching_the_firmware_allocates_nothing_between_turns_inside_micropytho
     (a closure over 7 variables allocated on every call: MemoryError)."""
     from tools import upy
     from tools.sim.device import guest_files
-    code = ("import sys\nsys.path.insert(0, '/')\nimport fakehw, boards, narrate, micropython\n"
-            "dev = fakehw.VirtualDevice(boards.load('pico'), mode='2p', seed=1, keep_frames=False)\n"
+    code = ("import sys\nsys.path.insert(0, '/')\nimport vdevice, boards, narrate, micropython\n"
+            "dev = vdevice.VirtualDevice(boards.load('pico'), mode='2p', seed=1, keep_frames=False)\n"
             "said = []\nnarrate.watch(dev.app, lambda k, t: said.append(t))\ndev.advance(500)\n"
             "n = 0\nmicropython.heap_lock()\ntry:\n    for i in range(100):\n        dev.app.tick()\n        n += 1\n"
             "finally:\n    micropython.heap_unlock()\nprint('ticks', n, said)\n")

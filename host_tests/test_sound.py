@@ -5,7 +5,9 @@ import pytest
 
 from firmware import sound as S
 from firmware.sound import Sound, SOUNDS, VOLUMES
-from tools.sim.fakehw import Clock, FakeBoard, VirtualDevice, parse_script
+from tools.sim.fakehw import Clock, FakeBoard
+from tools.sim.keyscript import parse_script
+from tools.sim.vdevice import VirtualDevice
 from firmware_helpers import Cfg, lesson_device, lesson_moves
 
 NAMES = ("KEY", "REFUSE", "BEAT", "REVEAL", "CAPTURE", "HATCH", "WIN", "DRAW", "SUDDEN")

@@ -4,7 +4,7 @@ import os
 
 from firmware.settings import SCORE_DEFAULTS
 from firmware.storage import Store, append_log, write_atomic
-from tools.sim.fakehw import VirtualDevice
+from tools.sim.vdevice import VirtualDevice
 from firmware_helpers import Cfg, RANDOM_GAMES, play_case
 
 

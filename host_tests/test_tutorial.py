@@ -1,7 +1,7 @@
 """Tutorial (firmware/tutorial.py): each lesson's turn shows its rule on the engine, and tutorial mode runs them all."""
 from engine import Game, EV_EGG, EV_PLACE, EV_STEP, EV_CAPTURED, EV_VANISH, EV_HATCH, BLACK_WON, DRAW
 from firmware.tutorial import LESSONS, setup
-from tools.sim.fakehw import VirtualDevice
+from tools.sim.vdevice import VirtualDevice
 from firmware_helpers import Cfg
 
 

@@ -219,7 +219,7 @@ def test_boots_to_attract_mode_without_console_errors_or_outside_requests(driver
 
 
 def _demo_actions():
-    from tools.sim.fakehw import parse_script
+    from tools.sim.keyscript import parse_script
     return parse_script((DOCS / "demo-game.txt").read_text())
 
 

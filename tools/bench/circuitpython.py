@@ -11,8 +11,6 @@ import subprocess
 import sys
 import tempfile
 
-from tools import ROOT
-
 # What code.py imports before the first frame, and the bot (imported when a computer plays).
 BOOT = "import firmware.hw_circuitpython, firmware.launcher"
 BOT = "import engine.bot"
@@ -74,12 +72,12 @@ def measure_state(mode):
     """Heap the running game keeps beyond its code (App, Game, display tables, bots) after boot in `mode`,
     on the MicroPython fakes: the same firmware objects as on CircuitPython (the hardware layer's own are a few hundred bytes)."""
     from tools import upy
+    from tools.sim import guest
 
     files = _files(True)
     files.update(upy.project_files("boards"))
-    with open(os.path.join(ROOT, "tools", "sim", "fakehw.py"), "rb") as f:
-        files["fakehw.py"] = f.read()
-    setup = "import gc\nimport sys\nsys.path.insert(0, '/')\nimport fakehw\nfrom boards import pico as cfg\nimport firmware.app, firmware.hw, engine.bot"
+    files.update(guest.sources(("fakehw", "keyscript", "vdevice")))
+    setup = "import gc\nimport sys\nsys.path.insert(0, '/')\nimport fakehw, vdevice\nfrom boards import pico as cfg\nimport firmware.app, firmware.hw, engine.bot"
     # The fakes' own share in an interpreter of its own (this port's GC is conservative: a `del` may keep them).
     with upy.Session(files=files, timeout=600.0) as s:
         s.exec(setup)
@@ -89,7 +87,7 @@ def measure_state(mode):
     with upy.Session(files=files, timeout=600.0) as s:
         s.exec(setup)
         base = int(s.exec("gc.collect()\nprint(gc.mem_alloc())").strip())
-        s.exec("dev = fakehw.VirtualDevice(cfg, mode=%r, keep_frames=False)\nfor _ in range(100):\n    dev.advance(10)" % mode)
+        s.exec("dev = vdevice.VirtualDevice(cfg, mode=%r, keep_frames=False)\nfor _ in range(100):\n    dev.advance(10)" % mode)
         return int(s.exec("gc.collect()\nprint(gc.mem_alloc())").strip()) - base - fake
 
 

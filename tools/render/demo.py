@@ -16,10 +16,10 @@ def record_script(path, board="pico", mode="2p", seed=0):
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
         raise RenderError("cannot read script %s: %s" % (path, e.strerror))
-    from tools.sim import fakehw
     from tools.sim import Device
+    from tools.sim.keyscript import parse_script
     try:
-        fakehw.parse_script(text)          # all errors up front, with the file's own line numbers
+        parse_script(text)                 # all errors up front, with the file's own line numbers
     except ValueError as e:
         raise RenderError("script %s: %s" % (path, e))
     frames, captions = [], []

@@ -42,7 +42,7 @@ class Runtime:
 
     def __init__(self, cfg, fake_board, readonly=True, seed=None):
         self.cfg = cfg
-        self.fb = fake_board  # a tools.sim.fakehw.FakeBoard (passed in: fakehw builds Runtimes, so no import back)
+        self.fb = fake_board  # a tools.sim.fakehw.FakeBoard (passed in: tools/sim/vdevice.py builds Runtimes, so no import back)
         self.clock = self.fb.clock
         self.claimed = {}
         self.outputs = {}  # pin name -> level driven by a digitalio output

@@ -4,8 +4,8 @@ import json
 import sys
 
 import boards
-from tools.sim import fakehw
 from tools.sim.device import Device, MODES, RUNTIMES, SEED_LIMIT
+from tools.sim.keyscript import parse_script
 
 
 def say_line(t, kind, text):
@@ -27,7 +27,7 @@ def run_headless(args, out=sys.stdout):
         except OSError as e:
             raise SystemExit("cannot read script %s: %s" % (args.script, e.strerror))
     try:
-        actions = fakehw.parse_script(text)
+        actions = parse_script(text)
     except ValueError as e:
         raise SystemExit("script %s: %s" % (args.script, e))
     frames_out = None

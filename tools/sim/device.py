@@ -4,8 +4,8 @@ import os
 import boards
 from firmware.display import color_offsets, strip_map
 from firmware.modes import MODE_NAMES
-from tools import ROOT
-from tools.sim import fakehw, narrate
+from tools.sim import guest, narrate
+from tools.sim.keyscript import parse_script
 
 # The simulator's --mode values: the firmware's own mode names (firmware/modes.py), in the order --help lists them.
 MODES = ("2p", "easy", "medium", "hard", "demo", "attract", "tutorial", "menu", "keytest")
@@ -82,7 +82,9 @@ class Device:
             getattr(self.cfg, "STATUS_LEDS", (81, 82)),
         )
         if runtime == "cpython":
-            self._dev = fakehw.VirtualDevice(self.cfg, mode=mode, seed=seed, store_dir=store_dir, on_frame=self._raw_frame, keep_frames=False)
+            from tools.sim.vdevice import VirtualDevice
+
+            self._dev = VirtualDevice(self.cfg, mode=mode, seed=seed, store_dir=store_dir, on_frame=self._raw_frame, keep_frames=False)
             narrate.watch(self._dev.app, lambda kind, text: self._say(self._dev.clock.now, kind, text))
         elif runtime == "rp2040":  # the exact firmware image on the emulated Pico (tools/rp2040)
             from tools.sim.rp2040 import Rp2040Device
@@ -148,7 +150,7 @@ class Device:
         return self._dev.sync()
 
     def run_script(self, text):
-        self._dev.run(fakehw.parse_script(text))
+        self._dev.run(parse_script(text))
 
     def cell_pixels(self, pixels=None):
         """Strip-order pixels -> 83 (r, g, b): the 81 cells in board order (row*9+col, black's view), then status A, status B."""
@@ -185,10 +187,10 @@ class UpyDevice:
         files = guest_files()
         self.session = upy.Session(files=files, timeout=900.0)  # a whole scripted game can run in one call
         self._exec(
-            "import sys\nsys.path.insert(0, '/')\nimport fakehw, boards, narrate, ubinascii\n"
+            "import sys\nsys.path.insert(0, '/')\nimport vdevice, boards, narrate, ubinascii\n"
             "_fr = []\n"
             "def _on(t, raw):\n    _fr.append((t, ubinascii.hexlify(raw)))\n"
-            "dev = fakehw.VirtualDevice(boards.load(%r), mode=%r, seed=%d, store_dir=%r, on_frame=_on, keep_frames=False)\n"
+            "dev = vdevice.VirtualDevice(boards.load(%r), mode=%r, seed=%d, store_dir=%r, on_frame=_on, keep_frames=False)\n"
             "def _say(kind, text):\n    _fr.append((dev.clock.now, '@N ' + kind + ' ' + text))\n"
             "narrate.watch(dev.app, _say)\n"
             "def _flush():\n    for t, h in _fr:\n"
@@ -249,11 +251,9 @@ class UpyDevice:
 
 
 def guest_files():
-    """Device files plus the fakes and the narrator, as the MicroPython guest sees them (at the root, no tools package)."""
+    """Device files plus the simulator's guest modules (tools/sim/guest.py), as the MicroPython guest sees them."""
     from tools import upy
 
     files = dict(upy.project_files("engine", "firmware", "boards"))
-    for name in ("fakehw.py", "narrate.py"):
-        with open(os.path.join(ROOT, "tools", "sim", name), "rb") as f:
-            files[name] = f.read()
+    files.update(guest.sources())
     return files

@@ -3,7 +3,7 @@ import os
 
 from tools import rp2040
 from tools.rp2040 import Pico, Rp2040Error, classify
-from tools.sim.fakehw import KEY_HOLD_MS as HOLD_MS, KEY_GAP_MS as GAP_MS, run_script  # a deliberate tap, as in every simulator
+from tools.sim.keyscript import KEY_HOLD_MS as HOLD_MS, KEY_GAP_MS as GAP_MS, run_script  # a deliberate tap, as in every simulator
 
 STILL_MS = 500   # sync: the picture's colours unchanged this long = the firmware waits for input
 SYNC_LIMIT_MS = 60000
