@@ -5,8 +5,10 @@ import sys
 
 import pytest
 
+from firmware.menu import LABELS
 from tools import ROOT
-from tools.sim import Device
+from tools.sim import Device, terminal
+from tools.sim.interface import SimDevice
 
 pytestmark = pytest.mark.usefixtures("needs_uf2")
 
@@ -23,8 +25,14 @@ def test_rp2040_runtime_plays_a_script_to_the_cpython_runtimes_board(rp2_image, 
     try:
         dev.run_script(SCRIPT)
         got = dev.report()
+        # The SimDevice contract (test_sim_interface.py has the other kinds): what stays in the chip is None.
+        assert isinstance(dev, SimDevice) and dev.runtime == "rp2040" and dev.mode_now == "2p"
+        assert dev.menu_labels() == LABELS and len(dev.last_pixels) == 83
+        assert dev.pad_b_turned() is None and dev.tally() is None and dev.game() is None
+        assert "Pad A (black)" in terminal.compose(terminal.View.of(dev, "t"), 110, 40)
     finally:
         dev.close()
+        dev.close()                  # closing twice is harmless
     ref = Device(board="pico", mode="2p", runtime="cpython", seed=1, store_dir=str(tmp_path / "cpy"), keep_frames=False)
     ref.run_script(SCRIPT)
     assert got == ref.report()

@@ -54,7 +54,7 @@ def test_device_press_release_hold():
     dev.advance(2300)
     dev.release("A", "*")
     dev.advance(100)
-    assert dev._dev.app.mode == 1  # menu
+    assert dev.app.mode == 1  # menu
 
 
 def test_headless_cli_prints_board_and_result(tmp_path):

@@ -38,8 +38,7 @@ def test_scores_are_kept_and_shown(tmp_path):
     dev.advance(12000)                           # game over, then the score screen
     scores = json.loads((tmp_path / "scores.json").read_text())
     assert scores["2p"] == [1, 0, 0] == dev.tally("2p")
-    scr = st.compose([(0, 0, 0)] * 81, [(0, 0, 0)] * 2, "2p", "t", 110, 40, 2.2, 1.9, said=dev.said,
-                     tally=dev.tally("2p"))
+    scr = st.compose(st.View(title="t", said=dev.said, tally=dev.tally("2p")), 110, 40)
     assert "Game over: black wins: 5 in a row (so far: black 1, white 0, draws 0)" in st._ESC.sub("", scr)
     # The score screen lights black's tally from a1 (empty on the final board): only with scores kept.
     lit = [px for t, px in dev.frames if t > 27000 and dev.cell_pixels(px)[0][2] > 40]
@@ -80,13 +79,13 @@ def test_brightness_and_seating_are_remembered(tmp_path):
     dev.tap("A", "8")                            # brightness up
     dev.tap("A", "9")                            # seating: pad B no longer turned
     dev.advance(300)
-    bright, seat = dev._dev.app.disp.brightness, dev._dev.app.entries[1].rotated
+    bright, seat = dev.app.disp.brightness, dev.app.entries[1].rotated
     again = Device(board="pico", mode="2p", store_dir=str(tmp_path), seed=1)
-    assert again._dev.app.disp.brightness == bright != Device(board="pico", mode="2p").\
-        _dev.app.disp.brightness
-    assert again._dev.app.entries[1].rotated == seat is False
+    assert again.app.disp.brightness == bright != Device(board="pico", mode="2p").\
+        app.disp.brightness
+    assert again.app.entries[1].rotated == seat is False
     assert again.pad_b_turned() is False
-    scr = st.compose([(0, 0, 0)] * 81, [(0, 0, 0)] * 2, "2p", "t", 110, 40, 2.2, 1.9, b_turned=again.pad_b_turned())
+    scr = st.compose(st.View(title="t", b_turned=again.pad_b_turned()), 110, 40)
     assert "not turned" in scr and "turned 180" not in scr      # the key map says how pad B sits now
 
 
@@ -99,8 +98,7 @@ def test_title_and_key_map_follow_a_mode_switch_in_the_menu():
     assert dev.mode_now == "2p"
     said = [t for _, k, t in dev.said if k == "mode"]
     assert said == ["easy", "menu", "2p"]
-    cells = [(0, 0, 0)] * 81
-    scr = st.compose(cells, [(0, 0, 0)] * 2, dev.mode_now, "t", 110, 40, 2.2, 1.9, said=dev.said)
+    scr = st.compose(st.View(mode=dev.mode_now, title="t", said=dev.said), 110, 40)
     assert "Pad B (white): right hand" in scr and "the computer" not in scr
 
 
@@ -121,21 +119,19 @@ def test_play_loop_redraws_title_after_the_firmware_changes_mode():
     th = threading.Thread(target=drain, daemon=True)
     th.start()
 
-    class Dev:
-        mode_now = "easy"
-        said = []
-        last_pixels = [(0, 0, 0)] * 83
-        t = 0
+    from tools.sim.interface import SimDevice
 
-        def advance(self, ms):
+    class Dev(SimDevice):
+        def _advance(self, ms):
             self.t += ms
             if self.t > 300:
                 self.mode_now = "2p"
 
-        def cell_pixels(self, px):
-            return list(px)
+        def close(self):
+            pass
     try:
-        st.play(Dev(), "easy", type("B", (), {"GAMMA": 2.2, "BRIGHTNESS": 0.25}), "title", slave, slave, max_seconds=1.0)
+        st.play(lambda: Dev(type("B", (), {"GAMMA": 2.2, "BRIGHTNESS": 0.25}), "fake", "easy", "fake", 0), "title", slave,
+                slave, max_seconds=1.0)
     finally:
         stop.set()
         os.close(slave)

@@ -8,44 +8,49 @@ import threading
 
 import pytest
 
+from firmware.menu import LABELS
 from tools.sim import terminal as st
+from tools.sim.interface import SimDevice
 from tools.sim.screen import board_exposure
-
-
-class FakeDevice:
-    """Stands in for tools.sim.Device: logs presses on its own clock; pad A's status LED is lit after an odd number of presses."""
-
-    def __init__(self):
-        self.t = 0
-        self.log = []
-        self.held = set()
-        self.frames = []
-
-    def press(self, pad, key):
-        self.log.append((self.t, "press", pad, key))
-        self.held.add(pad)
-
-    def release(self, pad, key):
-        self.log.append((self.t, "release", pad, key))
-        self.held.discard(pad)
-
-    def advance(self, ms):
-        assert ms > 0
-        self.t += ms
-        px = [(0, 0, 0)] * 83
-        px[40] = (200, 0, 0)
-        # Toggled per press, not shown while held: a slow loop may press and
-        # release within one advance, and the test must not depend on speed.
-        px[81] = (0, 120, 0) if sum(1 for e in self.log if e[1:3] == ("press", "A")) % 2 else (0, 0, 0)
-        self.frames.append((self.t, px))
-
-    def cell_pixels(self, pixels):
-        return list(pixels)
 
 
 class Board:
     GAMMA = 2.2
     BRIGHTNESS = 0.25
+
+
+class FakeDevice(SimDevice):
+    """A SimDevice of its own: logs presses on its own clock; pad A's status LED is lit after an odd number of presses."""
+
+    def __init__(self):
+        SimDevice.__init__(self, Board, "fake", "2p", "fake", 0)
+        self.log = []
+        self.held = set()
+
+    def _press(self, pad, key):
+        self.log.append((self.t, "press", "AB"[pad], key))
+        self.held.add(pad)
+
+    def _release(self, pad, key):
+        self.log.append((self.t, "release", "AB"[pad], key))
+        self.held.discard(pad)
+
+    def _advance(self, ms):
+        assert ms > 0
+        px = [(0, 0, 0)] * 83
+        px[40] = (200, 0, 0)
+        # Toggled per press, not shown while held: a slow loop may press and
+        # release within one advance, and the test must not depend on speed.
+        px[81] = (0, 120, 0) if sum(1 for e in self.log if e[1:3] == ("press", "A")) % 2 else (0, 0, 0)
+        self.t += ms
+        self.last_pixels = px
+        self.frames.append((self.t, px))
+
+    def pad_b_turned(self):
+        return True
+
+    def close(self):
+        pass
 
 
 def test_left_hand_is_pad_a_right_hand_is_pad_b():
@@ -117,16 +122,16 @@ def test_screen_colour_undoes_gamma_and_keeps_dim_leds_visible():
 def test_compose_side_by_side_stacked_and_too_small():
     cells = [(0, 0, 0)] * 81
     cells[40] = (200, 0, 0)
-    scr = st.compose(cells, [(0, 60, 0), (0, 0, 0)], "2p", "title", 100, 30, 2.2, 1.9)
+    scr = st.compose(st.View(cells, [(0, 60, 0), (0, 0, 0)], "2p", "title", 2.2, 1.9), 100, 30)
     assert scr.startswith("\x1b[H")
     assert "\x1b[38;2;255;0;0m●" in scr                       # e5 lit in true colour
     assert "q w e" in scr and "u i o" in scr and "title" in scr
     lines = scr.split("\r\n")
     assert len(lines) <= 30 and all(st.visible_len(x) <= 100 for x in lines)
-    stacked = st.compose(cells, [(0, 0, 0)] * 2, "easy", "t", 40, 40, 2.2, 1.9)
+    stacked = st.compose(st.View(cells, mode="easy", title="t", gamma=2.2, exposure=1.9), 40, 40)
     assert "computer (easy)" in stacked and "u i o      1 2 3" not in stacked
     assert all(st.visible_len(x) <= 40 for x in stacked.split("\r\n"))
-    assert "too small" in st.compose(cells, [(0, 0, 0)] * 2, "2p", "t", 20, 10, 2.2, 1.9)
+    assert "too small" in st.compose(st.View(cells, title="t"), 20, 10)
 
 
 def test_visible_len_ignores_escapes():
@@ -156,7 +161,7 @@ def test_play_on_a_pty_restores_the_terminal():
     th.start()
 
     def go():
-        result["t"] = st.play(dev, "2p", Board, "test", slave, slave, max_seconds=5)
+        result["t"] = st.play(lambda: dev, "test", slave, slave, max_seconds=5)
 
     pt = threading.Thread(target=go)
     pt.start()
@@ -232,7 +237,7 @@ def test_device_time_follows_wall_time():
     th.start()
     dev = FakeDevice()
     try:
-        t = st.play(dev, "2p", Board, "t", slave, slave, max_seconds=1.0)
+        t = st.play(lambda: dev, "t", slave, slave, max_seconds=1.0)
     finally:
         stop.set()
         os.close(slave)
@@ -244,7 +249,7 @@ def test_the_tutorial_panel_shows_the_lesson_and_only_its_turn():
     from tools.sim import Device
     dev = Device(board="pico", mode="tutorial", seed=1)
     dev.advance(8000)                                   # lesson 1 played, lesson 2 (collision) played
-    scr = st.compose([(0, 0, 0)] * 81, [(0, 0, 0)] * 2, dev.mode_now, "t", 110, 40, 2.2, 1.9, said=dev.said)
+    scr = st.compose(st.View(mode=dev.mode_now, title="t", said=dev.said), 110, 40)
     plain = st._ESC.sub("", scr)
     assert "Lesson 2 of 10: Collision." in plain and "both chose e4: egg #1 laid" in plain
     assert "black e5, white d4" not in plain            # lesson 1's turn is gone with lesson 1
@@ -255,7 +260,7 @@ def test_game_over_line_stays_until_the_next_turn():
     assert st.game_over(said, "2p") == "black wins: 5 in a row"
     assert st.game_over(said + [(2, "place", "black e5, white d4")], "2p") is None
     assert st.game_over(said + [(2, "mode", "menu")], "menu") is None
-    scr = st.compose([(0, 0, 0)] * 81, [(0, 0, 0)] * 2, "2p", "t", 110, 40, 2.2, 1.9, said=said)
+    scr = st.compose(st.View(title="t", said=said), 110, 40)
     assert "Game over: black wins: 5 in a row" in st._ESC.sub("", scr)
 
 
@@ -268,24 +273,18 @@ def test_oldest_egg_is_marked_and_legend_names_the_colours():
     assert "black" in legend and "white" in legend and "egg" in legend and "oldest egg" in legend
 
 
-def test_menu_items_come_from_the_firmware_menu_when_it_has_labels(monkeypatch):
-    import sys
-    import types
-    fake = types.ModuleType("firmware.menu")
-    fake.LABELS = (("1", "two players"), ("2", "tea break"))
-    monkeypatch.setitem(sys.modules, "firmware.menu", fake)
-    assert st.menu_items() == fake.LABELS
-    fake.LABELS = ("two players", "tea break")              # or plain labels, key k+1 each
-    assert st.menu_items() == (("1", "two players"), ("2", "tea break"))
-    scr = st._ESC.sub("", "\n".join(st.help_lines("menu")))
-    assert "2  tea break" in scr
-    del fake.LABELS
-    assert st.menu_items() == st.FALLBACK_MENU
+def test_the_menu_panel_lists_the_devices_labels():
+    assert st.menu_items() == LABELS
+    scr = st._ESC.sub("", "\n".join(st.help_lines("menu", menu=(("1", "two players"), ("2", "tea break")))))
+    assert "2  tea break" in scr and "vs computer" not in scr      # the view's labels, not the default's
+    view = st.View(mode="menu", title="t", menu=(("1", "two players"), ("2", "tea break")))
+    assert "2  tea break" in st._ESC.sub("", st.compose(view, 110, 40))
+    assert "4  vs computer: hard" in st._ESC.sub("", st.compose(st.View(mode="menu", title="t"), 110, 40))
 
 
-@pytest.mark.parametrize("key,label", [kl for kl in st.FALLBACK_MENU if kl[0] in "123456#*"])
+@pytest.mark.parametrize("key,label", [kl for kl in LABELS if kl[0] in "123456#*"])
 def test_menu_labels_say_what_the_firmware_menu_does(key, label):
-    """Until firmware/menu.py carries its own labels, the terminal's list is checked against the real menu."""
+    """The menu's labels (firmware/menu.py, listed by the terminal and the browser) are checked against what its keys do."""
     from tools.sim import Device
     picks = {"two players": "2p", "vs computer: easy": "easy", "vs computer: medium": "medium",
              "vs computer: hard": "hard", "tutorial": "tutorial", "attract mode": "attract", "key test": "keytest",

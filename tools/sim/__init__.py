@@ -1,2 +1,3 @@
-"""The simulator: the real firmware on a virtual board (device.py), the host fakes it runs on (fakehw.py) with the App (vdevice.py), the key-script language (keyscript.py), the modules MicroPython guests get (guest.py), the terminal UI (terminal.py), its words (narrate.py), screen colours (screen.py), the per-user state folder (state.py); `python -m tools.sim`."""
-from tools.sim.device import Device, UpyDevice  # noqa: F401  (the documented tools.sim.Device)
+"""The simulator (`python -m tools.sim`): the device interface (interface.py: SimDevice) and Device() that opens one per runtime (device.py: CPython, MicroPython; rp2040.py: the emulated Pico), the firmware on a virtual board (vdevice.py) over the host fakes (fakehw.py), the key-script language (keyscript.py), the modules MicroPython guests get (guest.py), the terminal UI (terminal.py), its words (narrate.py), screen colours (screen.py), the per-user state folder (state.py)."""
+from tools.sim.device import Device  # noqa: F401  (the documented tools.sim.Device)
+from tools.sim.interface import SimDevice  # noqa: F401

@@ -52,11 +52,7 @@ def run_headless(args, out=sys.stdout):
     if args.seed is None:
         print("tools.sim: seed %d (--seed %d plays this game again)" % (dev.seed, dev.seed), file=sys.stderr)
     try:
-        if args.runtime == "micropython":
-            # One guest call for the whole script: far fewer round trips.
-            dev._dev._exec("dev.run(%r)\n_flush()" % (actions,))
-        else:
-            dev._dev.run(actions)
+        dev.run(actions)
         print(dev.report(), file=out)
     finally:
         dev.close()

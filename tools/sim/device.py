@@ -1,17 +1,15 @@
-"""The simulated device: the real firmware on a virtual board, under CPython or real MicroPython, driven key by key on a virtual clock."""
+"""Device(): opens the simulated device a runtime names (a tools/sim/interface.py SimDevice); here the two kinds that run the real firmware on a virtual board under CPython or real MicroPython, driven key by key on a virtual clock."""
 import os
 
 import boards
-from firmware.display import color_offsets, strip_map
 from firmware.modes import MODE_NAMES
 from tools.sim import guest, narrate
-from tools.sim.keyscript import parse_script
+from tools.sim.interface import SimDevice
 
 # The simulator's --mode values: the firmware's own mode names (firmware/modes.py), in the order --help lists them.
 MODES = ("2p", "easy", "medium", "hard", "demo", "attract", "tutorial", "menu", "keytest")
 MODES = tuple(m for m in MODES if m in MODE_NAMES) + tuple(m for m in MODE_NAMES if m not in MODES)
 RUNTIMES = ("cpython", "micropython", "rp2040")
-NPIX = 83
 SEED_LIMIT = 1 << 30     # seeds are small ints (< 2**30): a heap object on MicroPython otherwise
 
 
@@ -23,169 +21,107 @@ def fresh_seed():
     return int.from_bytes(os.urandom(4), "little") % FRESH_SEEDS
 
 
-def _pad(pad):
-    if pad in (0, "A", "a"):
-        return 0
-    if pad in (1, "B", "b"):
-        return 1
-    raise ValueError("pad must be 'A' or 'B' (or 0/1), not %r" % (pad,))
+def Device(board="pico", mode="2p", runtime="cpython", seed=None, store_dir=None, keep_frames=True, on_frame=None,
+           on_say=None):
+    """One simulated device of `runtime` (RUNTIMES), a SimDevice (tools/sim/interface.py): keys press/release/tap/move,
+    time advance(ms) on the device's clock, frames and words as the interface says.
 
-
-def decode(cfg, raw):
-    """Wire bytes of one frame -> list of 83 (r, g, b) in strip order."""
-    ri, gi, bi = color_offsets(getattr(cfg, "COLOR_ORDER", "GRB"))
-    return [(raw[i + ri], raw[i + gi], raw[i + bi]) for i in range(0, NPIX * 3, 3)]
-
-
-class Device:
-    """One simulated device. Keys: press/release/tap/move; time: advance(ms) on the virtual clock.
-
-    Frames: `frames` is a list of (t_ms, pixels) (if keep_frames), `on_frame(t, pixels)`
-    is called for each; pixels are 83 (r, g, b) tuples in strip order (what the LEDs show,
-    after gamma, brightness and the power cap). `cell_pixels(pixels)` reorders them.
-
-    Words: `said` is a list of (t_ms, kind, sentence) from tools/sim/narrate.py (every
-    turn, mode change and tutorial lesson), `on_say(t, kind, sentence)` is called for each.
-    `seed=None` draws a fresh one from entropy (`seed` then says which, to replay it).
+    "cpython" runs the firmware in this process (CpythonDevice; a CircuitPython or Raspberry Pi board
+    runs firmware/hw_circuitpython.py over tools/sim/circuitpython.py's fakes), "micropython" in the
+    official webassembly port (UpyDevice, needs Node), "rp2040" the deployed image on the emulated Pico
+    (tools/sim/rp2040.py). `seed=None` draws a fresh one from entropy (`seed` then says which, to replay
+    it). Bad arguments are a ValueError naming the valid ones; nothing is started then.
     """
+    if runtime not in RUNTIMES:
+        raise ValueError("unknown runtime %r; valid runtimes: %s" % (runtime, ", ".join(RUNTIMES)))
+    if mode not in MODES:
+        raise ValueError("unknown mode %r; valid modes: %s" % (mode, ", ".join(MODES)))
+    cfg = boards.load(board)
+    if runtime != "cpython" and boards.platform(cfg) in ("circuitpython", "linux"):
+        raise ValueError("board %s runs CircuitPython/Blinka (tools/sim/circuitpython.py fakes its modules under CPython): "
+                         "use --runtime cpython" % (board,))
+    if seed is None:
+        seed = fresh_seed()
+    if not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
+        raise ValueError("seed must be a whole number from 0 to %d, not %r" % (SEED_LIMIT - 1, seed))
+    if runtime == "cpython":
+        kind = CpythonDevice
+    elif runtime == "rp2040":
+        from tools.sim.rp2040 import Rp2040Device
 
-    def __init__(self, board="pico", mode="2p", runtime="cpython", seed=None, store_dir=None, keep_frames=True, on_frame=None,
-                 on_say=None):
-        if runtime not in RUNTIMES:
-            raise ValueError("unknown runtime %r; valid runtimes: %s" % (runtime, ", ".join(RUNTIMES)))
-        if mode not in MODES:
-            raise ValueError("unknown mode %r; valid modes: %s" % (mode, ", ".join(MODES)))
-        self.cfg = boards.load(board)
-        if runtime != "cpython" and boards.platform(self.cfg) in ("circuitpython", "linux"):
-            raise ValueError("board %s runs CircuitPython/Blinka (tools/sim/circuitpython.py fakes its modules under CPython): "
-                             "use --runtime cpython" % (board,))
-        if seed is None:
-            seed = fresh_seed()
-        if not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
-            raise ValueError("seed must be a whole number from 0 to %d, not %r" % (SEED_LIMIT - 1, seed))
-        self.seed = seed
-        self.board = board
-        self.on_say = on_say
-        self.said = []
-        self.mode_now = mode
-        self.mode = mode
-        self.runtime = runtime
-        self.keep_frames = keep_frames
-        self.on_frame = on_frame
-        self.frames = []
-        self.last_pixels = [(0, 0, 0)] * NPIX
-        self.t = 0
-        self._map = strip_map(
-            getattr(self.cfg, "MATRIX_LAYOUT", "serpentine"),
-            getattr(self.cfg, "MATRIX_ORIGIN", "top-left"),
-            getattr(self.cfg, "MATRIX_ROTATION", 0),
-            getattr(self.cfg, "STATUS_LEDS", (81, 82)),
-        )
-        if runtime == "cpython":
-            from tools.sim.vdevice import VirtualDevice
+        kind = Rp2040Device
+    else:
+        kind = UpyDevice
+    return kind(cfg, board, mode, seed, store_dir, keep_frames, on_frame, on_say)
 
-            self._dev = VirtualDevice(self.cfg, mode=mode, seed=seed, store_dir=store_dir, on_frame=self._raw_frame, keep_frames=False)
-            narrate.watch(self._dev.app, lambda kind, text: self._say(self._dev.clock.now, kind, text))
-        elif runtime == "rp2040":  # the exact firmware image on the emulated Pico (tools/rp2040)
-            from tools.sim.rp2040 import Rp2040Device
-            self._dev = Rp2040Device(board, mode, seed, store_dir, self._raw_frame, self._say)
-        else:
-            self._dev = UpyDevice(board, mode, seed, store_dir, self._raw_frame, self._say)
 
-    def _say(self, t, kind, text):
-        if kind == "mode":
-            self.mode_now = text
-        self.said.append((t, kind, text))
-        if self.on_say is not None:
-            self.on_say(t, kind, text)
+class CpythonDevice(SimDevice):
+    """The firmware in this process: tools/sim/vdevice.py's VirtualDevice, its App watched by the narrator.
+    `app` is the firmware's App (tests may look inside; the terminal UI does not)."""
+
+    def __init__(self, cfg, board, mode, seed, store_dir=None, keep_frames=True, on_frame=None, on_say=None):
+        from tools.sim.vdevice import VirtualDevice
+
+        SimDevice.__init__(self, cfg, board, mode, "cpython", seed, keep_frames, on_frame, on_say)
+        self.vdev = VirtualDevice(cfg, mode=mode, seed=seed, store_dir=store_dir, on_frame=self._frame, keep_frames=False)
+        self.app = self.vdev.app
+        clock = self.vdev.clock
+        narrate.watch(self.app, lambda kind, text: self._say(clock.now, kind, text))
 
     def pad_b_turned(self):
-        """Whether pad B's grid is turned 180° now (the menu's seating setting); None when the runtime cannot say."""
-        return self._dev.app.entries[1].rotated if self.runtime == "cpython" else None
+        return self.app.entries[1].rotated
 
     def tally(self, mode=None):
-        """[black wins, white wins, draws] kept for a mode (default: the current one), or None (not kept, or a
-        runtime that cannot say)."""
-        if self.runtime != "cpython":
-            return None
-        scores = self._dev.app.scores
+        scores = self.app.scores
         data = scores.data if scores is not None else {}
         return data.get(mode or self.mode_now)
 
     def game(self):
-        """The firmware's live Game (CPython runtime only: the MicroPython one lives in the guest)."""
-        return self._dev.app.game if self.runtime == "cpython" else None
+        return self.app.game
 
-    def _raw_frame(self, t, raw):
-        px = decode(self.cfg, raw)
-        self.t = t
-        self.last_pixels = px
-        if self.keep_frames:
-            self.frames.append((t, px))
-        if self.on_frame is not None:
-            self.on_frame(t, px)
+    def _press(self, pad, key):
+        self.vdev.press(pad, key)
 
-    # keys (pad: "A"/"B" or 0/1; key: one of 1-9 * # 0 ...)
-    def press(self, pad, key):
-        self._dev.press(_pad(pad), key)
+    def _release(self, pad, key):
+        self.vdev.release(pad, key)
 
-    def release(self, pad, key):
-        self._dev.release(_pad(pad), key)
+    def _tap(self, pad, key):
+        self.vdev.tap(pad, key)
 
-    def tap(self, pad, key):
-        self._dev.tap(_pad(pad), key)
+    def _move(self, pad, cell):
+        self.vdev.move(pad, cell)
 
-    def move(self, pad, cell):
-        """Type the keys for `cell` (index or 'e5') on that pad, as seen from its seat, then #."""
-        if isinstance(cell, str):
-            from engine import parse_square
-
-            cell = parse_square(cell)
-        self._dev.move(_pad(pad), cell)
-
-    def advance(self, ms):
-        self._dev.advance(int(ms))
+    def _advance(self, ms):
+        self.vdev.advance(ms)
 
     def sync(self):
-        return self._dev.sync()
+        return self.vdev.sync()
 
-    def run_script(self, text):
-        self._dev.run(parse_script(text))
-
-    def cell_pixels(self, pixels=None):
-        """Strip-order pixels -> 83 (r, g, b): the 81 cells in board order (row*9+col, black's view), then status A, status B."""
-        if pixels is None:
-            pixels = self.last_pixels
-        m = self._map
-        return [tuple(pixels[m[i]]) for i in range(NPIX)]
+    def run(self, actions):
+        self.vdev.run(actions)
 
     def board_rows(self):
-        return self._dev.board_rows()
+        return self.vdev.board_rows()
 
     def result_name(self):
-        return self._dev.result_name()
-
-    def report(self):
-        return self._dev.report()
+        return self.vdev.result_name()
 
     def close(self):
-        if hasattr(self._dev, "close"):
-            self._dev.close()
+        pass  # nothing outside this process
 
 
-class UpyDevice:
-    """The same VirtualDevice, run inside real MicroPython (tools.upy.Session); frames come back as hex lines."""
+class UpyDevice(SimDevice):
+    """The same VirtualDevice, run inside real MicroPython (tools.upy.Session); frames come back as hex lines,
+    sentences as `@N` lines. The live Game, the seating and the scores stay in the guest (None here)."""
 
-    def __init__(self, board, mode, seed, store_dir, on_frame, on_say=None):
+    def __init__(self, cfg, board, mode, seed, store_dir=None, keep_frames=True, on_frame=None, on_say=None):
         from tools import upy
 
         if not upy.node_available():
             raise RuntimeError("--runtime micropython needs Node 20+ and tools/node/node_modules (./wts setup); "
                                "the default --runtime cpython needs neither")
-        self.on_frame = on_frame
-        self.on_say = on_say
-        files = guest_files()
-        self.session = upy.Session(files=files, timeout=900.0)  # a whole scripted game can run in one call
+        SimDevice.__init__(self, cfg, board, mode, "micropython", seed, keep_frames, on_frame, on_say)
+        self.session = upy.Session(files=guest_files(), timeout=900.0)  # a whole scripted game can run in one call
         self._exec(
             "import sys\nsys.path.insert(0, '/')\nimport vdevice, boards, narrate, ubinascii\n"
             "_fr = []\n"
@@ -204,36 +140,35 @@ class UpyDevice:
         for line in (out or "").splitlines():
             if line.startswith("@F "):
                 _, t, h = line.split(" ", 2)
-                self.on_frame(int(t), bytes.fromhex(h))
+                self._frame(int(t), bytes.fromhex(h))
             elif line.startswith("@N "):
                 _, t, kind, text = line.split(" ", 3)
-                if self.on_say is not None:
-                    self.on_say(int(t), kind, text)
+                self._say(int(t), kind, text)
             else:
                 rest.append(line)
         return "\n".join(rest)
 
-    def press(self, pad, key):
+    def _press(self, pad, key):
         self._exec("dev.press(%d, %r)\n_flush()" % (pad, key))
 
-    def release(self, pad, key):
+    def _release(self, pad, key):
         self._exec("dev.release(%d, %r)\n_flush()" % (pad, key))
 
-    def tap(self, pad, key):
+    def _tap(self, pad, key):
         self._exec("dev.tap(%d, %r)\n_flush()" % (pad, key))
 
-    def move(self, pad, cell):
+    def _move(self, pad, cell):
         self._exec("dev.move(%d, %d)\n_flush()" % (pad, cell))
 
-    def advance(self, ms):
+    def _advance(self, ms):
         self._exec("dev.advance(%d)\n_flush()" % ms)
 
     def sync(self):
         return int(self._exec("print(dev.sync())\n_flush()").strip() or 0)
 
     def run(self, actions):
-        for a in actions:
-            self._exec("dev.run([%r])\n_flush()" % (a,))
+        # One guest call for the whole script: far fewer round trips.
+        self._exec("dev.run(%r)\n_flush()" % (list(actions),))
 
     def board_rows(self):
         return self._exec("print('\\n'.join(dev.board_rows()))").split("\n")[-9:]
@@ -241,13 +176,10 @@ class UpyDevice:
     def result_name(self):
         return self._exec("print(dev.result_name())").strip()
 
-    def report(self):
-        return "\n".join(self.board_rows()) + "\nresult: " + self.result_name()
-
     def close(self):
-        close = getattr(self.session, "close", None)
-        if close is not None:
-            close()
+        s = self.__dict__.pop("session", None)
+        if s is not None:
+            s.close()
 
 
 def guest_files():

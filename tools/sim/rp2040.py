@@ -3,30 +3,33 @@ import os
 
 from tools import rp2040
 from tools.rp2040 import Pico, Rp2040Error, classify
+from tools.sim.interface import SimDevice
 from tools.sim.keyscript import KEY_HOLD_MS as HOLD_MS, KEY_GAP_MS as GAP_MS, run_script  # a deliberate tap, as in every simulator
 
 STILL_MS = 500   # sync: the picture's colours unchanged this long = the firmware waits for input
 SYNC_LIMIT_MS = 60000
 
 
-class Rp2040Device:
-    """The same interface as tools.sim.device.UpyDevice (press/release/tap/move/advance/sync/run/board_rows/...),
-    driving the real firmware on an emulated RP2040. Time is the chip's emulated clock (ms since power-up).
+class Rp2040Device(SimDevice):
+    """A SimDevice (tools/sim/interface.py) driving the real firmware on an emulated RP2040. Time is the
+    chip's emulated clock (ms since power-up).
 
     The flash image is `store_dir`/rp2040-<board>.img when a store folder is given (scores and settings
     persist there, as on a real board), else a temporary one. Each start deploys with tools.deploy (only
     changed files are copied), then `mode` is put in settings.json and started from attract mode with #, as a
-    player would. The seed cannot be chosen: main.py seeds from the chip's clock. No narration: the turn
-    record stays inside the chip."""
+    player would. The seed cannot be chosen: main.py seeds from the chip's clock. No narration (so
+    `mode_now` stays the start mode), no seating, scores or Game to report: all stay inside the chip."""
 
-    def __init__(self, board, mode, seed, store_dir, on_frame, on_say=None):
+    def __init__(self, cfg, board, mode, seed, store_dir=None, keep_frames=True, on_frame=None, on_say=None):
         from tools import deploy
 
         why = rp2040.uf2_problem()
         if why is not None:
             # SystemExit: one line, the same from the headless run and the terminal UI
             raise SystemExit("tools.sim: --runtime rp2040: " + why + " (or name a UF2 with WTS_RP2_UF2=FILE)")
-        self.on_frame = on_frame
+        SimDevice.__init__(self, cfg, board, mode, "rp2040", seed, keep_frames, on_frame, on_say)
+        self.pico = None
+        self.last = None  # the last frame read from the chip
         self.seq = 0
         self.t0_ms = 0
         flash = None
@@ -48,7 +51,7 @@ class Rp2040Device:
             self.seq = self.pico.stats()["frames"]
             self.pico.wait_frames(1, since=self.seq)
             if mode != "attract":
-                self.tap(0, "#")             # ... where # starts the mode in the settings
+                self._tap(0, "#")            # ... where # starts the mode in the settings
         except (Rp2040Error, deploy.DeployError) as e:
             self.close()
             raise SystemExit("tools.sim: --runtime rp2040: %s" % e) from None
@@ -62,30 +65,30 @@ class Rp2040Device:
         for f in self.pico.frames(since=self.seq):
             self.seq = f.seq + 1
             self.last = f
-            self.on_frame(f.t0_ns // 1000000, f.data)
+            self._frame(f.t0_ns // 1000000, f.data)
 
     @staticmethod
     def _pad(pad):
         return "AB"[pad]
 
-    def press(self, pad, key):
+    def _press(self, pad, key):
         self.pico.press(self._pad(pad), key)
 
-    def release(self, pad, key):
+    def _release(self, pad, key):
         self.pico.release(self._pad(pad), key)
 
-    def tap(self, pad, key):
+    def _tap(self, pad, key):
         self.pico.tap(self._pad(pad), key, hold_ms=HOLD_MS, gap_ms=GAP_MS)
         self._flush()
 
-    def move(self, pad, cell):
+    def _move(self, pad, cell):
         from firmware.entry import keys_for
 
         end = self.pico.type_keys(self._pad(pad), keys_for(cell, self.rotated[pad]), hold_ms=HOLD_MS, gap_ms=GAP_MS)
         self.pico.run_until(end)
         self._flush()
 
-    def advance(self, ms):
+    def _advance(self, ms):
         self.pico.run_for(ms)
         self._flush()
 
@@ -101,7 +104,7 @@ class Rp2040Device:
         wait in the firmware's queue. Returns the ms waited."""
         waited, still, look = 0, 0, self._look()
         while waited < SYNC_LIMIT_MS:
-            self.advance(20)
+            self._advance(20)
             waited += 20
             now = self._look()
             still = still + 20 if now == look else 0
@@ -117,7 +120,6 @@ class Rp2040Device:
         finally:
             self.pico.set_pace(1.0)
 
-
     def board_rows(self):
         """The board as the LEDs show it (9 rows, row 1 first as in tools.sim's report)."""
         if self.last is None:
@@ -125,7 +127,7 @@ class Rp2040Device:
         return [r.replace("?", ".") for r in self.pico.board_rows(self.last)]
 
     def result_name(self):
-        """From the status LEDs (firmware/app.py _status_code): only at game over is one of them fully dark
+        """From the status LEDs (firmware/status.py Status.code): only at game over is one of them fully dark
         (the loser's; the winner's pulses), a draw shows both amber; during play both are lit."""
         if self.last is None:
             return "ongoing"
@@ -138,11 +140,8 @@ class Rp2040Device:
             return "draw"
         return "ongoing"
 
-    def report(self):
-        return "\n".join(self.board_rows()) + "\nresult: " + self.result_name()
-
     def close(self):
-        p = getattr(self, "pico", None)
+        p = self.pico
         if p is not None:
             p.close()
             self.pico = None

@@ -1,4 +1,4 @@
-"""Terminal simulator: plays the real firmware (tools.sim.Device) in a terminal, LEDs in 24-bit colour, both pads on one keyboard."""
+"""Terminal simulator: plays the real firmware (any tools/sim/interface.py SimDevice) in a terminal, LEDs in 24-bit colour, both pads on one keyboard."""
 import atexit
 import os
 import re
@@ -10,6 +10,7 @@ import time
 from firmware.display import PAL, BLUE, WARM, AMBER, RED
 from firmware.modes import BOT_LEVELS
 from tools.sim import narrate
+from tools.sim.interface import SimDevice
 from tools.sim.screen import board_exposure, board_gamma, perceived
 
 # ---------------------------------------------------------------- keys
@@ -276,36 +277,20 @@ def legend_lines(led="●"):
             fg(EGG_MARK) + OLDEST_MARK + RESET + " oldest egg " + item(RED, "caught")]
 
 
-# The menu's items, key by key. firmware/menu.py is their home (LABELS:
-# [(key, label)]); until it has them, the choices its Menu.key makes.
-FALLBACK_MENU = (("1", "two players"), ("2", "vs computer: easy"), ("3", "vs computer: medium"),
-                 ("4", "vs computer: hard"), ("5", "tutorial"), ("6", "attract mode"),
-                 ("7", "brightness down"), ("8", "brightness up"), ("9", "seating: pad B turned or not"),
-                 ("0", "volume"), ("#", "key test"), ("*", "leave the menu"))
-
-
 def menu_items():
-    """[(key, label)] of the device's menu."""
-    import importlib
-    try:
-        menu = importlib.import_module("firmware.menu")
-    except ImportError:
-        return FALLBACK_MENU
-    labels = getattr(menu, "LABELS", None)
-    if not labels:
-        return FALLBACK_MENU
-    if isinstance(labels[0], str):          # a plain list: item k is key k+1
-        return tuple((str(k + 1), t) for k, t in enumerate(labels))
-    return tuple(labels)
+    """[(key, label)] of the firmware's menu (firmware/menu.py is their home; the browser edition lists them too)."""
+    from firmware.menu import LABELS
+
+    return LABELS
 
 
-def help_lines(mode, numpad_hint=True, b_turned=True):
-    """The key map (or, in the menu, the menu's items), drawn next to the matrix."""
+def help_lines(mode, numpad_hint=True, b_turned=True, menu=None):
+    """The key map (or, in the menu, the menu's items: `menu` [(key, label)], default menu_items()), drawn next to the matrix."""
     single = mode in SINGLE_PLAYER
     dim, bold, rst = "\x1b[2m", "\x1b[1m", RESET
     if mode == "menu":
         out = [bold + "Menu: press a key on either pad" + rst]
-        for key, label in menu_items():
+        for key, label in (menu if menu is not None else menu_items()):
             out.append("  %s  %s" % (key, label))
         out.append(dim + "  (keys: q w e / a s d / z x c = 1-9," + rst)
         out.append(dim + "   1 = *, the same on the right hand)" + rst)
@@ -400,15 +385,52 @@ def clip(s, width):
     return "".join(out)
 
 
-def compose(cells, status, mode, title, cols, rows, gamma, exposure, led="●", said=(), oldest=-1, b_turned=True,
-            tally=None):
-    """The whole screen for a terminal of cols x rows, as one string (cursor home, every line cleared to its end).
+class View:
+    """What one screen shows; compose() draws it, View.of() reads it from a device.
 
-    `said`: the narration so far [(t, kind, sentence)] (tools/sim/narrate.py), shown under the board;
-    `oldest`: the oldest egg's cell (marked), or -1.
+    `cells`: 81 strip values (r, g, b) in board order; `status`: status LED A's and B's;
+    `mode`: the firmware's mode name (the key map follows it); `title`: the top line;
+    `gamma`, `exposure`: how strip values look on screen (tools/sim/screen.py); `led`: the
+    LED glyph; `said`: the narration so far [(t, kind, sentence)] (tools/sim/narrate.py),
+    shown under the board; `oldest`: the oldest egg's cell (marked), or -1; `b_turned`:
+    pad B's grid turned 180° (True/False), None when unknown (no hint); `tally`: [black
+    wins, white wins, draws] for the game-over line, or None; `menu`: [(key, label)] the
+    menu lists (None: menu_items()).
     """
-    m = matrix_lines(cells, status, gamma, exposure, led, oldest) + [""] + ["  " + x for x in legend_lines(led)]
-    h = help_lines(mode, b_turned=b_turned)
+
+    def __init__(self, cells=None, status=None, mode="2p", title="", gamma=2.2, exposure=1.0, led="●", said=(),
+                 oldest=-1, b_turned=True, tally=None, menu=None):
+        self.cells = cells if cells is not None else [(0, 0, 0)] * 81
+        self.status = status if status is not None else [(0, 0, 0)] * 2
+        self.mode = mode
+        self.title = title
+        self.gamma = gamma
+        self.exposure = exposure
+        self.led = led
+        self.said = said
+        self.oldest = oldest
+        self.b_turned = b_turned
+        self.tally = tally
+        self.menu = menu
+
+    @classmethod
+    def of(cls, device, title, led="●"):
+        """The screen of a SimDevice now: its last frame, mode, words and what it can report; the title
+        gets the current mode's name (the firmware changes mode itself: menu, attract)."""
+        px = device.cell_pixels(device.last_pixels)
+        mode = device.mode_now
+        return cls(cells=px[:81], status=px[81:83], mode=mode, title=title + " · " + narrate.mode_title(mode),
+                   gamma=board_gamma(device.cfg), exposure=board_exposure(device.cfg), led=led, said=device.said,
+                   oldest=oldest_egg(device), b_turned=device.pad_b_turned(), tally=device.tally(),
+                   menu=device.menu_labels())
+
+
+def compose(view, cols, rows):
+    """The whole screen of a View for a terminal of cols x rows, as one string (cursor home, every line cleared to its end)."""
+    led, said, mode = view.led, view.said, view.mode
+    m = matrix_lines(view.cells, view.status, view.gamma, view.exposure, led, view.oldest) + [""] + \
+        ["  " + x for x in legend_lines(led)]
+    h = help_lines(mode, b_turned=view.b_turned, menu=view.menu)
     mw = max(visible_len(x) for x in m)
     hw = max(visible_len(x) for x in h)
     body = []
@@ -425,10 +447,10 @@ def compose(cells, status, mode, title, cols, rows, gamma, exposure, led="●", 
         need = "terminal too small: %dx%d, need at least %dx%d" % (cols, rows, mw + 2, len(m) + 7)
         return "\x1b[H\x1b[2J" + need[:max(1, cols)]
     over, lesson = game_over(said, mode), lesson_caption(said, mode)
-    if over and tally:
-        over += " (so far: black %d, white %d, draws %d)" % tuple(tally)
+    if over and view.tally:
+        over += " (so far: black %d, white %d, draws %d)" % tuple(view.tally)
     story = story_lines(said, cols - 3, rows - 1 - len(body) - 1, over, lesson)
-    lines = ["\x1b[1m" + title + RESET] + body + ([""] + ["  " + x for x in story] if story else [])
+    lines = ["\x1b[1m" + view.title + RESET] + body + ([""] + ["  " + x for x in story] if story else [])
     # Never let a line wrap (auto-wrap is off, but a clipped line is also cheaper to send).
     lines = [clip(x, cols - 1) for x in lines[:rows]]
     return "\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K\x1b[J"
@@ -544,15 +566,14 @@ def _utf8_ok():
     return enc == "utf8" or "UTF-8" in os.environ.get("LC_ALL", os.environ.get("LC_CTYPE", os.environ.get("LANG", ""))).upper()
 
 
-def play(device, mode, board, title, in_fd, out_fd, fps=30, clock=time.monotonic, max_seconds=None):
+def play(make_device, title, in_fd, out_fd, fps=30, clock=time.monotonic, max_seconds=None):
     """The real-time loop: keys -> pads, wall time -> device time, frames -> screen. Returns the device time reached.
 
-    `device` may also be a function that makes one: it is then called after the
-    terminal is silent, so keys typed while the firmware boots are not echoed.
+    `make_device()` returns the SimDevice (tools/sim/interface.py) to play; it is called once the
+    terminal is silent, so keys typed while the firmware boots are not echoed. `title` heads the
+    screen (the current mode's name is added).
     """
     term = Terminal(in_fd, out_fd)
-    gamma = board_gamma(board)
-    exposure = board_exposure(board)
     led = "●" if _utf8_ok() else "o"
     feeder = KeyFeeder()
     resized = [True]
@@ -574,9 +595,10 @@ def play(device, mode, board, title, in_fd, out_fd, fps=30, clock=time.monotonic
     last_shown = None
     try:
         term.enter()
-        if callable(device) and not hasattr(device, "advance"):
-            term.write("\x1b[H" + title + "\r\n\r\nstarting the firmware...")
-            device = device()
+        term.write("\x1b[H" + title + "\r\n\r\nstarting the firmware...")
+        device = make_device()
+        if not isinstance(device, SimDevice):
+            raise TypeError("the terminal plays a tools.sim.interface.SimDevice, not %r" % (device,))
         start = last = clock()
         tick = 1.0 / fps
         while True:
@@ -608,25 +630,12 @@ def play(device, mode, board, title, in_fd, out_fd, fps=30, clock=time.monotonic
             if ms > 0:
                 now = advance(device, feeder, now, ms)
                 last += ms / 1000.0     # keep the fraction: device time must not drift from wall time
-            px = latest_pixels(device)
             cols, rows = term.size()
             if resized[0]:
                 term.write("\x1b[2J")
                 last_shown = None
                 resized[0] = False
-            if px is None:
-                cells, status = [(0, 0, 0)] * 81, [(0, 0, 0)] * 2   # before the first frame: all dark
-            else:
-                board_order = device.cell_pixels(px)
-                cells, status = board_order[:81], board_order[81:83]
-            # The firmware changes mode itself (menu, attract): title and key map follow it.
-            now_mode = getattr(device, "mode_now", None) or mode
-            full_title = title + (" · " + narrate.mode_title(now_mode) if hasattr(device, "mode_now") else "")
-            said = getattr(device, "said", ())
-            turned = getattr(device, "pad_b_turned", None)
-            tally = getattr(device, "tally", None)
-            scr = compose(cells, status, now_mode, full_title, cols, rows, gamma, exposure, led, said, oldest_egg(device),
-                          turned() if callable(turned) else True, tally() if callable(tally) else None)
+            scr = compose(View.of(device, title, led), cols, rows)
             if scr != last_shown:
                 term.write(scr)
                 last_shown = scr
@@ -644,34 +653,23 @@ def play(device, mode, board, title, in_fd, out_fd, fps=30, clock=time.monotonic
 
 
 def oldest_egg(device):
-    """The cell of the device's oldest egg (marked on screen), or -1 (none, or a device that cannot say)."""
-    game = getattr(device, "game", None)
-    g = game() if callable(game) else None
-    if g is None or getattr(device, "mode_now", None) == "menu":
+    """The cell of the device's oldest egg (marked on screen), or -1 (none, the menu, or a device that cannot say)."""
+    g = device.game()
+    if g is None or device.mode_now == "menu":
         return -1
     return narrate.oldest_egg(g)
 
 
-def latest_pixels(device):
-    """The strip as last written: tools.sim.Device keeps it in `last_pixels`; fakes may keep `.frames` [(t, pixels)]."""
-    px = getattr(device, "last_pixels", None)
-    if px is not None:
-        return px
-    fr = getattr(device, "frames", None)
-    return fr[-1][1] if fr else None
-
-
 def run(args):
     """Entry point from tools/sim/ (without --headless): uses args.board, mode, runtime, seed, store."""
-    from tools.sim import Device
     import boards
+    from tools.sim.device import Device, fresh_seed
     board_name = getattr(args, "board", None) or "pico"
     mode = getattr(args, "mode", None) or "2p"
     try:
-        board = boards.load(board_name)
+        boards.load(board_name)      # a board file that cannot load is told before the terminal goes raw
     except ValueError as e:
         raise SystemExit("tools.sim: %s" % e)
-    from tools.sim.device import fresh_seed
     seed = getattr(args, "seed", None)
     if seed is None:
         seed = fresh_seed()          # a new game every launch; the title says how to replay it
@@ -692,13 +690,10 @@ def run(args):
     # The firmware changes mode itself (menu): play() adds the current one to this title.
     title = "What the Shell — board %s, seed %d" % (board_name, seed)
     try:
-        play(factory, mode, board, title, sys.stdin.fileno(), sys.stdout.fileno(),
-             max_seconds=getattr(args, "max_seconds", None))
+        play(factory, title, sys.stdin.fileno(), sys.stdout.fileno(), max_seconds=getattr(args, "max_seconds", None))
     finally:
         for d in made:
-            close = getattr(d, "close", None)
-            if close is not None:
-                close()
+            d.close()
     store = kw.get("store_dir")
     print("tools.sim: seed %d (--seed %d plays the same game again)%s"
           % (seed, seed, "; settings and scores kept in %s" % store if store else ""))
