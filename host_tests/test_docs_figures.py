@@ -74,8 +74,6 @@ FUEL_UNITS = {"M fuel", "fuel", "M"}
 KNOWN = {
     "engine/bot": 182,
     "engine/game.py": 3,
-    "firmware/app.py": 3,
-    "firmware/display.py": 2,
     "tools/bench/bot.py": 3,
     "tools/upy/__init__.py": 1,
     "tools/upy/fuel.py": 3,
