@@ -2,7 +2,6 @@
 import json
 import os
 import re
-import shutil
 import time
 from pathlib import Path
 
@@ -10,119 +9,36 @@ import pytest
 
 from tools import web
 
-ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs"
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-PACKAGES = "Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)"
-
-
-def _missing():
-    if not all((web.PORT_DIR / f).is_file() for f in web.PORT_FILES):
-        return "the MicroPython webassembly port is not installed: run ./wts setup (npm ci in tools/node)"
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed: run ./wts setup (requirements-dev.txt)"
-    for p in (CHROMIUM, CHROMEDRIVER):
-        if not os.path.exists(p):
-            return "%s missing: browser tests need %s" % (p, PACKAGES)
-    return None
-
-
-def _need_browser():
-    why = _missing()
-    if why is None:
-        return
-    if os.environ.get("CI"):
-        pytest.fail("CI must run the browser tests: " + why)  # .ci/run installs them; a skip would hide a broken page
-    pytest.skip(why)
+from web_helpers import (DOCS, ROOT, Served, advance, build_site, classify, need_browser, need_port, open_page,
+                         page_rows, severe, start_driver, sync, tap)
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    if not all((web.PORT_DIR / f).is_file() for f in web.PORT_FILES):
-        _need_browser()
-    out = tmp_path_factory.mktemp("site") / "web"
-    web.build(out, log=lambda *a: None)
-    return out
+    # The test suite's site: the page's Python (wts.python) and the manual clock are only in a --test-hooks build.
+    return build_site(tmp_path_factory.mktemp("site") / "web", test_hooks=True)
 
 
 @pytest.fixture(scope="module")
 def url(site):
-    srv, u = web.serve_in_thread(site)
-    yield u
-    srv.shutdown()
-    srv.server_close()
+    s = Served(site)
+    yield s.url
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def plain_url(tmp_path_factory):
+    # The site players get (python -m tools.web build): no test hooks.
+    s = Served(build_site(tmp_path_factory.mktemp("plain") / "web"))
+    yield s.url
+    s.stop()
 
 
 @pytest.fixture(scope="module")
 def driver():
-    _need_browser()
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    o = webdriver.ChromeOptions()
-    o.binary_location = CHROMIUM
-    for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-background-networking",
-              "--disable-component-update", "--disable-default-apps", "--disable-sync", "--no-first-run",
-              "--metrics-recording-only", "--disable-extensions", "--window-size=900,1200", "--hide-scrollbars"):
-        o.add_argument(a)
-    o.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    d = webdriver.Chrome(service=Service(CHROMEDRIVER), options=o)
-    d.set_script_timeout(60)
+    d = start_driver()
     yield d
     d.quit()
-
-
-def open_page(driver, url, query="", fresh=True, timeout=20):
-    """Load the page (with empty localStorage if fresh) and wait for its first frame; returns the browser log so far."""
-    if fresh:
-        driver.get("about:blank")  # no firmware running while what earlier tests stored is cleared
-        driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": url.rstrip("/"), "storageTypes": "all"})
-    driver.get_log("browser")  # drop what earlier pages logged
-    driver.get(url + query)
-    t0 = time.time()
-    while not driver.execute_script("return !!(window.wts && wts.firstFrameMs !== null)"):
-        log = driver.get_log("browser")
-        if time.time() - t0 > timeout or any(e["level"] == "SEVERE" for e in log):
-            raise AssertionError("no first frame (%.1f s); log: %r" % (time.time() - t0, log))
-        time.sleep(0.05)
-    return driver.get_log("browser")
-
-
-def advance(driver, ms):
-    driver.execute_script("wts.advance(arguments[0])", ms)
-
-
-def tap(driver, pad, key):
-    driver.find_element("css selector", "#pad%s .key[data-key='%s']" % ("AB"[pad], key)).click()
-    advance(driver, 130)  # the page holds every click >= 60 ms and spaces them 50 ms, as a finger would
-
-
-def sync(driver, limit_ms=20000):
-    waited = 0
-    while not driver.execute_script("return wts.waiting()"):
-        advance(driver, 100)
-        waited += 100
-        assert waited <= limit_ms, "the firmware never asked for the next moves"
-
-
-def classify(px):
-    """Decoded LED value -> board character: blue = black's turtle, warm white = white's, amber = egg, grid/off = empty."""
-    r, g, b = px
-    if r == g == b:
-        return "."  # the faint grey block grid, or off
-    if b > r:
-        return "B"
-    if r > 0 and b > 0:
-        return "W"
-    return "e"
-
-
-def page_rows(driver):
-    px = driver.execute_script("return wts.pixels()")
-    return ["".join(classify(px[r * 9 + c]) for c in range(9)) for r in range(9)]
 
 
 def snapshot(driver):
@@ -159,8 +75,7 @@ def test_site_has_pinned_port_files_device_files_and_only_relative_urls(site):
 
 
 def test_source_build_ships_the_files_themselves(tmp_path):
-    if not all((web.PORT_DIR / f).is_file() for f in web.PORT_FILES):
-        _need_browser()
+    need_port()
     from tools import deploy
     web.build(tmp_path / "web", log=lambda *a: None, compiled=False)
     dev = _device(json.loads((tmp_path / "web" / "site.json").read_text()))
@@ -198,7 +113,78 @@ def test_build_refuses_unknown_board_and_foreign_folder(tmp_path):
     assert (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
 
 
+def _tree(d):
+    return sorted((p.relative_to(d).as_posix(), p.read_bytes() if p.is_file() else None) for p in d.rglob("*"))
+
+
+@pytest.mark.parametrize("extra", ["notes.txt", "sub/photo.jpg", "site.json only", "an old site.json", "symlink"])
+def test_build_deletes_nothing_it_did_not_write(tmp_path, extra):
+    # Before: any folder holding a site.json was deleted whole (shutil.rmtree) before the site was written.
+    need_port()
+    out = tmp_path / "out"
+    if extra == "site.json only":  # someone else's site.json, nothing else
+        out.mkdir()
+        (out / "site.json").write_text('{"mine": true}')
+    elif extra == "an old site.json":  # a site built by this tool, then a file added to it
+        build_site(out)
+        info = json.loads((out / "site.json").read_text())
+        (out / "site.json").write_text(json.dumps({k: info[k] for k in ("port", "board")}))  # as before "output"
+        (out / "README.txt").write_text("my notes")
+    else:
+        build_site(out)
+        target = out / extra if extra != "symlink" else out / "link"
+        if extra == "symlink":
+            (tmp_path / "elsewhere").mkdir()
+            (tmp_path / "elsewhere" / "precious").write_text("x")
+            target.symlink_to(tmp_path / "elsewhere")
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text("mine")
+    before = _tree(out)
+    with pytest.raises(web.WebBuildError, match="holds more than a site built here"):
+        web.build(out, log=lambda *a: None)
+    assert _tree(out) == before
+    if extra == "symlink":
+        assert (tmp_path / "elsewhere" / "precious").read_text() == "x"
+
+
+def test_build_replaces_its_own_site_only(tmp_path):
+    need_port()
+    out = tmp_path / "out"
+    first = build_site(out, test_hooks=True)
+    assert json.loads((first / "site.json").read_text())["testHooks"] is True
+    build_site(out)  # its own output, and nothing else: replaced
+    info = json.loads((out / "site.json").read_text())
+    assert info["testHooks"] is False and info["generator"] == web.GENERATOR
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == info["output"]
+    (tmp_path / "empty").mkdir()
+    build_site(tmp_path / "empty")  # an empty folder is fine
+    with pytest.raises(web.WebBuildError, match="is not a folder"):
+        web.build(out / "index.html", log=lambda *a: None)
+
+
 # ---------------------------------------------------------------- in the browser
+def test_the_normal_page_has_no_test_hooks(driver, plain_url, url):
+    # Before: every page load installed window.wts.python(), a full REPL: anyone at the devtools console could read
+    # the other player's pending move (page.app.entries[1]). Now only a --test-hooks site (the test suite's) has it.
+    hooks = {"python", "advance", "waiting", "heap"}
+    open_page(driver, url, "?mode=2p&clock=manual")
+    assert hooks <= set(driver.execute_script("return Object.keys(wts)"))  # (the test can see them where they exist)
+    log = open_page(driver, plain_url, "?mode=2p&clock=manual")
+    assert severe(log) == []
+    names = driver.execute_script("return Object.keys(wts)")
+    assert not hooks & set(names), names
+    # What is left is public: numbers, the LEDs, the sounds, the narration; no function hands out a Python object.
+    kinds = driver.execute_script(
+        "return Object.entries(wts).map(([k, v]) => [k, typeof v, typeof v === 'function' ? String(v()).slice(0, 0) : ''])")
+    assert {k for k, kind, _ in kinds if kind == "function"} == {"pixels", "wire"}, kinds
+    assert driver.execute_script("return typeof window.page + typeof window.mp + typeof window.py") == "undefined" * 3
+    assert web.PAGE_WORDS["noManualClock"] in driver.find_element("id", "status").text  # ?clock=manual is refused
+    frames = driver.execute_script("return wts.frames")
+    time.sleep(0.5)
+    assert driver.execute_script("return wts.frames") > frames  # and the real clock runs
+
+
 def test_boots_to_attract_mode_without_console_errors_or_outside_requests(driver, url):
     log = open_page(driver, url)
     time.sleep(1.5)  # real clock: the computer players start a demo game
@@ -434,7 +420,7 @@ def test_every_board_file_decodes_to_the_simulators_leds(driver, tmp_path, board
     from tools.sim import Device
 
     site = tmp_path / "web"
-    web.build(site, board=board, log=lambda *a: None)
+    web.build(site, board=board, log=lambda *a: None, test_hooks=True)
     srv, u = web.serve_in_thread(site)
     try:
         open_page(driver, u, "?mode=2p&clock=manual&seed=1")
@@ -479,7 +465,7 @@ def test_a_firmware_crash_is_logged_shown_red_and_restarted(driver, url):
     driver.execute_script("wts.python('page.app.tick = None')")  # the next tick raises TypeError inside the firmware
     advance(driver, 100)
     log = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
-    assert len(log) == 1 and "firmware crashed (1)" in log[0] and "TypeError" in log[0]
+    assert len(log) == 1 and "firmware crashed (1 in a row)" in log[0] and "TypeError" in log[0]
     px = driver.execute_script("return wts.pixels()")
     assert px[81][0] > 0 and px[81][1] == px[81][2] == 0 and px[82] == px[81]  # both status LEDs red
     advance(driver, 1500)  # restarted after a second, in the same mode
@@ -491,12 +477,13 @@ def test_a_firmware_crash_is_logged_shown_red_and_restarted(driver, url):
 def test_cli_builds_and_refuses_a_bad_board_in_one_line(tmp_path):
     import subprocess
     import sys
-    if not all((web.PORT_DIR / f).is_file() for f in web.PORT_FILES):
-        _need_browser()
+    need_port()
     r = subprocess.run([sys.executable, "-m", "tools.web", "build", "--out", str(tmp_path / "s")], cwd=str(ROOT),
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "built the browser edition" in r.stdout
-    assert sorted(p.name for p in (tmp_path / "s").iterdir()) == sorted(web.PAGE_FILES + web.PORT_FILES + ("site.json",))
+    assert sorted(p.name for p in (tmp_path / "s").iterdir()) == sorted(
+        web.PAGE_FILES + web.PORT_FILES + ("site.json", web.MANIFEST) + tuple(name for name, _, _ in web.ICONS))
+    assert json.loads((tmp_path / "s" / "site.json").read_text())["testHooks"] is False
     r = subprocess.run([sys.executable, "-m", "tools.web", "build", "--board", "nope", "--out", str(tmp_path / "t")],
                        cwd=str(ROOT), capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "unknown board 'nope'" in r.stderr
@@ -504,7 +491,7 @@ def test_cli_builds_and_refuses_a_bad_board_in_one_line(tmp_path):
 
 
 def test_a_source_build_boots_too(driver, tmp_path):
-    web.build(tmp_path / "web", log=lambda *a: None, compiled=False)
+    web.build(tmp_path / "web", log=lambda *a: None, compiled=False, test_hooks=True)
     srv, u = web.serve_in_thread(tmp_path / "web")
     try:
         log = open_page(driver, u, "?mode=2p&clock=manual&seed=1")

@@ -15,10 +15,36 @@ PORT_VERSION = "1.27.0"
 # the device files are compiled as tools.deploy compiles them for a board (measured: firmware import 326 -> 135 ms).
 PORT_MPY = (6, 3)
 PAGE_FILES = ("index.html", "style.css", "page.mjs", "sw.js")
+MANIFEST = "manifest.webmanifest"
+ICONS = (("icon-192.png", 192, False), ("icon-512.png", 512, False), ("icon-maskable-512.png", 512, True))
+SITE_JSON = "site.json"
+GENERATOR = "tools.web"  # site.json "generator": a folder holding such a site.json was written by build()
 DEFAULT_OUT = ROOT / "build" / "web"
 NPIX = 83
 # Start size of the guest heap: a Pico has ~190 KB free; the port grows the heap when it must (DEVELOPERS.md).
 HEAPSIZE = 256 * 1024
+
+
+# Every word the page itself shows (the mode titles and the narration come from tools/sim/narrate.py): one table,
+# sent in site.json, so that a second language is one more table. {name} marks a value the page fills in.
+PAGE_WORDS = {
+    "padA": "A \u00b7 black",
+    "padB": "B \u00b7 white",
+    "padBComputer": "B \u00b7 white \u00b7 computer",
+    "padAAria": "Pad A (black): secret keys",
+    "padBAria": "Pad B (white): secret keys",
+    "score": "black {black} \u2013 white {white} \u00b7 draws {draws}",
+    "menu": "Menu: a key on either pad",
+    "story": "What happened",
+    "help": "How to play",
+    "helpText": ("Each player types a block digit, a cell digit, then # to lock; * steps back. Hold * on pad A for "
+                 "2 s for the menu. Nothing you type is shown: cover your pad."),
+    "keyboard": "Keyboard:",
+    "keyboardPad": "pad {pad} {grid}, {star} = *, {hash} = #",
+    "noManualClock": "?clock=manual is for the test suite (a site built with --test-hooks); the clock runs as usual",
+    "pageFault": "The page stopped:",
+    "crashed": "the firmware crashed: it restarts by itself (the browser console says why)",
+}
 
 
 class WebBuildError(RuntimeError):
@@ -103,7 +129,7 @@ def mode_titles():
     from tools.sim import narrate
 
     out = {m: narrate.mode_title(m) for m in MODE_NAMES}
-    out["crashed"] = "the firmware stopped (see the browser console)"
+    out["crashed"] = PAGE_WORDS["crashed"]
     return out
 
 
@@ -111,9 +137,83 @@ def sha256(path):
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def build(out=DEFAULT_OUT, board="pico", log=print, compiled=True):
-    """Write the whole static site to `out` (emptied first); returns the list of files written (relative paths).
-    compiled=False ships the device files as .py source (tracebacks show the source lines)."""
+def manifest():
+    """The web app manifest: installable, full screen on a tablet (standalone where full screen is not offered)."""
+    return {
+        "name": "What the Shell",
+        "short_name": "What the Shell",
+        "description": "Two players, secret moves, one 9x9 board: the LED table game in the browser.",
+        "start_url": "./",
+        "scope": "./",
+        "display": "fullscreen",
+        "display_override": ["fullscreen", "standalone"],
+        "orientation": "any",
+        "background_color": "#1b201d",
+        "theme_color": "#1b201d",
+        "icons": [{"src": name, "sizes": "%dx%d" % (n, n), "type": "image/png", "purpose": "maskable" if mask else "any"}
+                  for name, n, mask in ICONS],
+    }
+
+
+_icons = {}
+
+
+def icon_png(n, maskable):
+    """The icon's PNG bytes (drawn once per process: pure Python, about a second for all three)."""
+    if (n, maskable) not in _icons:
+        from tools.web import icon
+
+        _icons[(n, maskable)] = icon.png(n, maskable)
+    return _icons[(n, maskable)]
+
+
+def _own_site(out):
+    """The files in `out` if it is a site this tool wrote (its site.json says so and lists every file there), else None."""
+    try:
+        info = json.loads((out / SITE_JSON).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(info, dict):
+        return None
+    if info.get("generator") == GENERATOR and isinstance(info.get("output"), list):
+        listed = set(x for x in info["output"] if isinstance(x, str))
+    elif isinstance(info.get("port"), dict) and info["port"].get("package") == "@micropython/micropython-webassembly-pyscript":
+        listed = set(("index.html", "style.css", "page.mjs", "sw.js", SITE_JSON) + PORT_FILES)  # a site built before "output"
+    else:
+        return None
+    found = []
+    for p in sorted(out.rglob("*")):
+        rel = p.relative_to(out).as_posix()
+        if p.is_symlink() or (p.is_file() and rel not in listed) or not (p.is_file() or p.is_dir()):
+            return None
+        if p.is_file():
+            found.append(rel)
+    return found
+
+
+def _clear(out):
+    """Make `out` an empty folder, deleting only what an earlier build() wrote there; anything else: WebBuildError."""
+    if not out.exists():
+        return
+    if out.is_symlink() or not out.is_dir():
+        raise WebBuildError("%s is not a folder: refusing to write the site there" % out)
+    if not any(out.iterdir()):
+        return
+    mine = _own_site(out)
+    if mine is None:
+        raise WebBuildError("%s is not empty and holds more than a site built here: refusing to overwrite it "
+                            "(choose an empty or new folder)" % out)
+    for rel in mine:
+        (out / rel).unlink()
+    for d in sorted((p for p in out.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts)):
+        d.rmdir()  # only folders that held our files, now empty
+
+
+def build(out=DEFAULT_OUT, board="pico", log=print, compiled=True, test_hooks=False):
+    """Write the whole static site to `out` (a new or empty folder, or one an earlier build wrote: only its files are
+    replaced); returns the list of files written (relative paths). compiled=False ships the device files as .py source
+    (tracebacks show the source lines). test_hooks=True is for the test suite only: the page then exposes its Python
+    (window.wts.python, which can read a pending move) and the manual clock; a site for players never has them."""
     out = Path(out)
     for f in PORT_FILES:
         if not (PORT_DIR / f).is_file():
@@ -124,11 +224,8 @@ def build(out=DEFAULT_OUT, board="pico", log=print, compiled=True):
         files = device_files(board, compiled)
     except deploy.DeployError as e:
         raise WebBuildError(str(e))
-    if out.exists():
-        if not (out / "site.json").is_file() and any(out.iterdir()):
-            raise WebBuildError("%s is not empty and is not a site built here: refusing to overwrite it" % out)
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
+    _clear(out)
+    out.mkdir(parents=True, exist_ok=True)
     written = []
 
     def put(rel, data):
@@ -141,7 +238,13 @@ def build(out=DEFAULT_OUT, board="pico", log=print, compiled=True):
         put(f, (SITE_SRC / f).read_bytes())
     for f in PORT_FILES:
         put(f, (PORT_DIR / f).read_bytes())
+    put(MANIFEST, (json.dumps(manifest(), indent=1) + "\n").encode())
+    for name, n, mask in ICONS:
+        put(name, icon_png(n, mask))
     site = {
+        "generator": GENERATOR,
+        "output": sorted(written + [SITE_JSON]),
+        "testHooks": bool(test_hooks),
         "board": board,
         "port": {"package": "@micropython/micropython-webassembly-pyscript", "version": PORT_VERSION,
                  "sha256": {f: sha256(PORT_DIR / f) for f in PORT_FILES}},
@@ -150,23 +253,25 @@ def build(out=DEFAULT_OUT, board="pico", log=print, compiled=True):
         "files": sorted(files),
         # The device files travel inside site.json (base64): one request instead of ~30 (measured: -150 ms to the first frame).
         "device": {rel: base64.b64encode(data).decode("ascii") for rel, data in sorted(files.items())},
-        "pageFiles": list(PAGE_FILES) + list(PORT_FILES),
+        "pageFiles": list(written),
         "keymap": keymap(),
         "screen": screen_facts(board),
         "modeTitles": mode_titles(),
         "modes": list(_mode_names()),
         "computerModes": list(_computer_modes()),
         "menu": [list(item) for item in _menu_items()],
+        "words": PAGE_WORDS,
     }
-    put("site.json", (json.dumps(site, indent=1, sort_keys=True) + "\n").encode())
-    log("built the browser edition for board %s in %s (%d files; the %d device files are inside site.json)"
-        % (board, out, len(written), len(files)))
+    put(SITE_JSON, (json.dumps(site, indent=1, sort_keys=True) + "\n").encode())
+    log("built the browser edition for board %s in %s (%d files; the %d device files are inside site.json)%s"
+        % (board, out, len(written), len(files), "; WITH TEST HOOKS (for the test suite, not for players)" if test_hooks else ""))
     return written
 
 
 # ---------------------------------------------------------------- serving
 MIME = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json",
-        ".py": "text/plain; charset=utf-8", ".html": "text/html; charset=utf-8", ".css": "text/css"}
+        ".py": "text/plain; charset=utf-8", ".html": "text/html; charset=utf-8", ".css": "text/css",
+        ".webmanifest": "application/manifest+json", ".png": "image/png"}
 
 
 def make_server(directory, port=0, quiet=True):

@@ -3,8 +3,10 @@ import { loadMicroPython } from "./micropython.mjs";
 
 const T0 = performance.now();
 const params = new URLSearchParams(location.search);
-// window.wts: what tests, the benchmark and curious teachers can read. Nothing in it depends on a pending move.
-const wts = (window.wts = { ready: false, firstFrameMs: null, frames: 0, sounds: [], narration: [], manual: params.get("clock") === "manual" });
+// window.wts: what tests, the benchmark and curious teachers can read: public facts only (what the LEDs, the buzzer
+// and the panels show), nothing that depends on a pending move. The hooks that could read one (the page's Python,
+// the manual clock) exist only in a site built for the tests (python -m tools.web build --test-hooks).
+const wts = (window.wts = { ready: false, firstFrameMs: null, frames: 0, sounds: [], narration: [] });
 
 function fail(msg) {
   document.getElementById("status").textContent = msg;
@@ -14,7 +16,14 @@ function fail(msg) {
 const marks = (wts.marks = { module: Math.round(T0) }); // ms since navigation at each boot stage (tools/bench/web.py)
 const site = await (await fetch("site.json")).json();
 marks.site = Math.round(performance.now());
+const hooks = site.testHooks === true;
+const WORDS = site.words; // every word the page itself shows (tools/web PAGE_WORDS: one table)
 let notice = ""; // shown once the firmware runs
+wts.manual = params.get("clock") === "manual";
+if (wts.manual && !hooks) {
+  notice = WORDS.noManualClock;
+  wts.manual = false;
+}
 // Bad page options get one line on the page and change nothing: the device's defaults are used.
 let mode = params.get("mode") || "attract";
 let seed = params.get("seed");
@@ -99,11 +108,31 @@ let bufAddr = py.bufAddress();
 
 // ---------------------------------------------------------------- drawing
 const canvas = document.getElementById("matrix");
+const boardBox = document.getElementById("board");
 const g = canvas.getContext("2d");
-const W = canvas.width, H = canvas.height;
-const PITCH = W / 10, R = PITCH * 0.36, X0 = PITCH, Y0 = PITCH * 1.95; // room for the status LEDs beyond the labels
+// The picture is 10 x 12 pitches: 9 cells and their labels across; 9 rows, the labels and each player's status LED
+// down (B, white, across the table; A, black, near).
+const COLS_P = 10, ROWS_P = 12;
+let W = canvas.width, H = canvas.height, PITCH = W / COLS_P, R = PITCH * 0.36, X0 = PITCH, Y0 = PITCH * 1.95;
 const LUT = site.screen.lut, UNLIT = site.screen.unlit, FLOOR = site.screen.floor;
 const wire = new Uint8Array(site.npix * 3);
+
+function fit() {
+  // The largest 10:12 box that fits the matrix's place in the layout, drawn at the screen's pixel density.
+  const w = boardBox.clientWidth, h = boardBox.clientHeight;
+  const p = Math.max(1, Math.min(w / COLS_P, h / ROWS_P));
+  const cw = Math.floor(p * COLS_P), ch = Math.floor(p * ROWS_P);
+  canvas.style.width = cw + "px";
+  canvas.style.height = ch + "px";
+  const dpr = Math.min(window.devicePixelRatio || 1, 3);
+  const bw = Math.round(cw * dpr), bh = Math.round(ch * dpr);
+  if (bw !== canvas.width || bh !== canvas.height) {
+    canvas.width = bw;
+    canvas.height = bh;
+  }
+  W = canvas.width; H = canvas.height;
+  PITCH = Math.min(W / COLS_P, H / ROWS_P); R = PITCH * 0.36; X0 = (W - 8 * PITCH) / 2; Y0 = (H - 8 * PITCH) / 2;
+}
 
 function screen(i) {
   // Strip value -> screen colour, as the terminal simulator and the rendered pictures show LEDs (tools/sim/screen.py).
@@ -141,8 +170,8 @@ function draw() {
     for (let c = 0; c < 9; c++) led(X0 + c * PITCH, Y0 + r * PITCH, screen(r * 9 + c));
   }
   // The status LEDs sit at their players' edges: B (white) across the table, A (black) near.
-  led(W / 2, PITCH * 0.45, screen(82));
-  led(W / 2, H - PITCH * 0.45, screen(81));
+  led(W / 2, Y0 - PITCH * 1.5, screen(82));
+  led(W / 2, Y0 + 8 * PITCH + PITCH * 1.5, screen(81));
 }
 
 wts.pixels = () => {
@@ -155,40 +184,69 @@ wts.wire = () => Array.from(wire);
 
 // ---------------------------------------------------------------- narration and public state
 const story = document.getElementById("narration");
-const modeLine = document.getElementById("mode");
+const echo = document.querySelector("#panelB .echo"); // the same sentences, turned for pad B's player
 const table = document.getElementById("table");
+const modeLines = document.querySelectorAll(".modeline");
+const scoreLines = document.querySelectorAll(".score");
+const labelB = document.querySelector("#padB .padlabel");
 let lastInfo = "";
+function scoreText(score) {
+  // "b-w-d" from the firmware's scores.json counts for the mode being played (webhw.Page.info), or "".
+  if (!score) return "";
+  const [b, w, d] = score.split("-");
+  return WORDS.score.replace("{black}", b).replace("{white}", w).replace("{draws}", d);
+}
 function publicState() {
   const info = py.info();
   if (info !== lastInfo) {
     lastInfo = info;
-    const [m, rot] = info.split(",");
-    modeLine.textContent = site.modeTitles[m] || m;
+    const [m, rot, , score] = info.split(",");
+    const title = site.modeTitles[m] || m;
+    modeLines.forEach((el) => { el.textContent = title; });
+    const st = scoreText(score);
+    scoreLines.forEach((el) => { el.textContent = st; });
     table.classList.toggle("opposite", rot === "1");
     table.classList.toggle("side", rot !== "1");
-    table.classList.toggle("computer", site.computerModes.includes(m)); // pad B is the computer's seat: its keys are ignored
+    const computer = site.computerModes.includes(m); // pad B is the computer's seat: its keys are ignored
+    table.classList.toggle("computer", computer);
+    labelB.textContent = computer ? WORDS.padBComputer : WORDS.padB;
     document.getElementById("menuhelp").hidden = m !== "menu";
   }
   const lines = py.narration();
   if (lines) {
     for (const line of lines.split("\n")) {
-      if (line === "\f") { story.textContent = ""; wts.narration = []; continue; }
-      const li = document.createElement("li");
-      li.textContent = line;
-      story.appendChild(li);
+      if (line === "\f") { story.textContent = ""; echo.textContent = ""; wts.narration = []; continue; }
+      for (const list of [story, echo]) {
+        const li = document.createElement("li");
+        li.textContent = line;
+        list.appendChild(li);
+      }
       wts.narration.push(line);
     }
-    story.scrollTop = story.scrollHeight;
+    latest();
   }
+}
+function latest() {
+  // The newest sentence in view (also after the layout changed size).
+  story.scrollTop = story.scrollHeight;
+  echo.scrollTop = echo.scrollHeight;
 }
 
 // ---------------------------------------------------------------- the loop: one firmware step per animation frame
 let writes = -1;
 // Cost per animation frame (tools/bench/web.py reports it): the firmware's step in Python, the canvas in JS.
 const cost = (wts.cost = { frames: 0, stepMs: 0, stepMaxMs: 0, drawMs: 0 });
+let broken = false;
 function frame(now) {
   const t0 = performance.now();
-  const w = py.step(now);
+  let w;
+  try {
+    w = py.step(now);
+  } catch (e) {
+    // A fault outside the firmware (the firmware's own crashes restart inside step): said once, the loop goes on.
+    if (!broken) { broken = true; fail(WORDS.pageFault + " " + String(e.message || e).trim().split("\n").pop()); }
+    return;
+  }
   const t1 = performance.now();
   cost.frames++;
   cost.stepMs += t1 - t0;
@@ -208,24 +266,27 @@ function frame(now) {
   publicState();
 }
 
-let clockMs = 0; // manual clock (tests): time moves only in wts.advance()
 const startedAt = performance.now();
 function loop() {
   frame(Math.floor(performance.now() - startedAt));
   requestAnimationFrame(loop);
 }
-wts.waiting = () => page.waiting();
-wts.python = (code) => mp.runPython(code); // the page's interpreter, like a device's REPL (page = the running webhw.Page)
-wts.heap = () => page.heap().split(",").map(Number); // [live, total] bytes of the MicroPython heap, after a collection
-wts.advance = (ms) => {
-  // Manual clock: run the firmware `ms` further in 20 ms steps, each its own call into Python (garbage is freed between them).
-  const end = clockMs + ms;
-  while (clockMs < end) {
-    clockMs = Math.min(end, clockMs + 20);
-    frame(clockMs);
-  }
-  return clockMs;
-};
+if (hooks) {
+  // Test hooks (a site built with --test-hooks, never the one players get): the page's Python, the manual clock.
+  let clockMs = 0; // manual clock (?clock=manual): time moves only in wts.advance()
+  wts.waiting = () => page.waiting();
+  wts.python = (code) => mp.runPython(code); // the page's interpreter, like a device's REPL (page = the running webhw.Page)
+  wts.heap = () => page.heap().split(",").map(Number); // [live, total] bytes of the MicroPython heap, after a collection
+  wts.advance = (ms) => {
+    // Run the firmware `ms` further in 20 ms steps, each its own call into Python (garbage is freed between them).
+    const end = clockMs + ms;
+    while (clockMs < end) {
+      clockMs = Math.min(end, clockMs + 20);
+      frame(clockMs);
+    }
+    return clockMs;
+  };
+}
 
 // ---------------------------------------------------------------- pads: on screen and as keyboard halves
 function key(pad, ch, down) {
@@ -234,14 +295,17 @@ function key(pad, ch, down) {
 }
 for (const pad of [0, 1]) {
   const el = document.getElementById(pad ? "padB" : "padA");
+  el.setAttribute("aria-label", pad ? WORDS.padBAria : WORDS.padAAria);
+  el.querySelector(".padlabel").textContent = pad ? WORDS.padB : WORDS.padA;
+  const grid = el.querySelector(".keys");
   const keys = padKeys[pad];
-  el.style.gridTemplateColumns = "repeat(" + (keys.length === 16 ? 4 : 3) + ", 1fr)";
+  grid.classList.toggle("wide", keys.length === 16); // a 4x4 pad (boards/sim.py)
   for (const ch of keys) {
     const k = document.createElement("div");
     k.className = "key";
     k.textContent = ch;
     k.dataset.key = ch;
-    el.appendChild(k);
+    grid.appendChild(k);
   }
   const down = new Map(); // pointerId -> key
   el.addEventListener("pointerdown", (e) => {
@@ -260,6 +324,7 @@ for (const pad of [0, 1]) {
   for (const t of ["pointerup", "pointercancel", "pointerleave"]) el.addEventListener(t, up);
   el.addEventListener("contextmenu", (e) => e.preventDefault());
 }
+document.getElementById("menuhead").textContent = WORDS.menu;
 const menuList = document.getElementById("menuitems"); // the device's menu, as the terminal simulator lists it
 for (const [k, label] of site.menu) {
   const dt = document.createElement("dt");
@@ -280,12 +345,32 @@ function keyEvent(e, isDown) {
   }
 }
 document.addEventListener("keydown", (e) => keyEvent(e, true));
-document.getElementById("keyhelp").textContent = "Keyboard: " + [0, 1].map((pad) => {
+const keyHelp = [0, 1].map((pad) => {
   const inv = {};
   for (const [k, ch] of Object.entries(keymap[pad])) inv[ch] = k;
   const grid = ["123", "456", "789"].map((row) => [...row].map((ch) => inv[ch] || "?").join(" ")).join(" / ");
-  return "pad " + "AB"[pad] + " " + grid + ", " + inv["*"] + " = *, " + inv["#"] + " = #";
-}).join("; ") + ".";
+  return WORDS.keyboardPad.replace("{pad}", "AB"[pad]).replace("{grid}", grid).replace("{star}", inv["*"]).replace("{hash}", inv["#"]);
+}).join("; ");
+const helpText = document.getElementById("helptext");
+for (const para of [WORDS.helpText, WORDS.keyboard + " " + keyHelp + "."]) {
+  const p = document.createElement("p");
+  p.textContent = para;
+  helpText.appendChild(p);
+}
+// The narration and the help fold away (a phone's panel is small); they share the panel, so opening one folds the other.
+const storyBox = document.getElementById("story"), helpBox = document.getElementById("help");
+const storyBtn = document.getElementById("storytoggle"), helpBtn = document.getElementById("helptoggle");
+storyBtn.textContent = WORDS.story;
+helpBtn.textContent = WORDS.help;
+function show(storyOpen, helpOpen) {
+  storyBox.classList.toggle("closed", !storyOpen);
+  storyBtn.setAttribute("aria-expanded", String(storyOpen));
+  helpBox.classList.toggle("open", helpOpen);
+  helpText.hidden = !helpOpen;
+  helpBtn.setAttribute("aria-expanded", String(helpOpen));
+}
+storyBtn.addEventListener("click", () => show(storyBox.classList.contains("closed"), false));
+helpBtn.addEventListener("click", () => { const open = helpText.hidden; show(!open, open); });
 document.addEventListener("keyup", (e) => keyEvent(e, false));
 
 document.getElementById("status").textContent = notice;
@@ -295,5 +380,7 @@ if ("serviceWorker" in navigator && window.isSecureContext) {
   navigator.serviceWorker.register("sw.js").then(() => navigator.serviceWorker.ready).then(() => { wts.offlineReady = true; },
     (e) => console.warn("offline copy unavailable: " + e));
 }
+fit();
+new ResizeObserver(() => { fit(); if (writes >= 0) draw(); latest(); }).observe(boardBox);
 if (wts.manual) frame(0);
 else requestAnimationFrame(loop);

@@ -21,7 +21,14 @@ _PERSIST_MS = 250  # how often the store directory is compared with localStorage
 MIN_HOLD_MS = 60  # a click is held at least this long: the firmware debounces over 2 scans of 10 ms
 MIN_GAP_MS = 50  # and the same key is let go this long before it is pressed again
 MAX_CATCH_UP_MS = 250  # a frame never runs more firmware time than this (a hidden tab does not replay minutes)
-MAX_RESTARTS = 5
+# After a crash the firmware restarts, as firmware.launcher does on a device, but never gives up (issue 30: the page
+# used to stop for good after 5 crashes): the wait doubles from RESTART_MS up to MAX_RESTART_MS; HEALTHY_MS of play
+# without a crash forgives the earlier ones; the SET_ASIDE-th crash in a row sets the stored settings and scores
+# aside (they may be the cause) and the next start is on defaults.
+RESTART_MS = 1000
+MAX_RESTART_MS = 30000
+HEALTHY_MS = 60000
+SET_ASIDE = 3
 IN = 0
 OUT = 1
 
@@ -263,8 +270,35 @@ class Entropy:
 
 
 # ---------------------------------------------------------------- storage
+# The only files the page keeps (localStorage key STORE_KEY + name). A stored name is never used as a path:
+# only these fixed names are read, written or removed (issue 30: "a/b.json", "." or "../lib/firmware/app.mpy" in the
+# old "wts:files" index stopped the page or overwrote firmware files). A firmware file not listed here is not kept
+# (host_tests/test_web.py plays a game and a crash and checks that every file the firmware wrote is listed).
+STORE_FILES = ("settings.json", "scores.json", "error.log")
+ASIDE = ".bad"  # suffix of a stored file set aside after repeated crashes (kept for a look, never read by the firmware)
+STORE_NAMES = STORE_FILES + tuple(n + ASIDE for n in STORE_FILES if n.endswith(".json"))
+MAX_STORED = 16384  # characters: a longer value is no file the firmware wrote (its error.log is bounded far below)
+
+
+def _valid_stored(name, v):
+    """A localStorage value the page may hand to the firmware: a string of bounded length; for a .json file a JSON object
+    (what Store writes). Its meaning (keys, types, ranges) is for the firmware's Store to check, as on a device."""
+    if not isinstance(v, str) or len(v) > MAX_STORED:
+        return False
+    if name.endswith(".json"):
+        import json
+
+        try:
+            return isinstance(json.loads(v), dict)
+        except Exception:  # not JSON, too deep, or a string the port cannot decode
+            return False
+    return True
+
+
 def restore_store():
-    """localStorage -> the firmware's store directory (before the app starts)."""
+    """localStorage -> the firmware's store directory (before the app starts). Returns {name: text} as restored.
+    Only STORE_NAMES are read; a bad value and any other "wts:" key (such as the old "wts:files" index) are
+    removed from localStorage, so a damaged entry costs one load, not every load."""
     import os
 
     try:
@@ -272,37 +306,114 @@ def restore_store():
     except OSError:
         pass
     ls = js.localStorage
-    names = ls.getItem(STORE_KEY + "files")
     saved = {}
-    if names:
-        for name in names.split(","):
+    for name in STORE_NAMES:
+        try:
             v = ls.getItem(STORE_KEY + name)
-            if v is not None:
+        except Exception:
+            v = None
+        if v is None:
+            continue
+        ok = False
+        if _valid_stored(name, v):
+            try:
                 with open(STORE_DIR + "/" + name, "w") as f:
                     f.write(v)
-                saved[name] = v
+                ok = True
+            except Exception:  # a string the port cannot encode: the file is left out, as if never stored
+                _remove(STORE_DIR + "/" + name)
+        if ok:
+            saved[name] = v
+        else:
+            js.console.warn("stored %s was damaged: dropped (the firmware uses its defaults)" % name)
+            _forget(name)
+    for key in _stray_keys(ls):
+        _forget_key(ls, key)
     return saved
 
 
-def persist_store(saved):
-    """The store directory -> localStorage, for every file that changed since the last call."""
+def _stray_keys(ls):
+    """Our prefix's localStorage keys that are no store file (found before any is removed: removing renumbers)."""
+    out = []
+    try:
+        n = ls.length
+        for i in range(n):
+            k = ls.key(i)
+            if isinstance(k, str) and k.startswith(STORE_KEY) and k[len(STORE_KEY):] not in STORE_NAMES:
+                out.append(k)
+    except Exception:
+        pass
+    return out
+
+
+def _forget_key(ls, key):
+    try:
+        ls.removeItem(key)
+    except Exception:
+        pass
+
+
+def _forget(name):
+    _forget_key(js.localStorage, STORE_KEY + name)
+
+
+def _remove(path):
     import os
 
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def _read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except Exception:  # missing or unreadable
+        return None
+
+
+def persist_store(saved):
+    """The store directory -> localStorage for every STORE_NAMES file that changed since the last call (a file that
+    is gone is removed). A full or refused localStorage leaves the game playing: it is tried again next time."""
     ls = js.localStorage
-    names = []
-    changed = False
-    for name in sorted(os.listdir(STORE_DIR)):
-        if name.endswith(".tmp"):
+    for name in STORE_NAMES:
+        v = _read(STORE_DIR + "/" + name)
+        if saved.get(name) == v:
             continue
-        names.append(name)
-        with open(STORE_DIR + "/" + name) as f:
-            v = f.read()
-        if saved.get(name) != v:
-            ls.setItem(STORE_KEY + name, v)
+        try:
+            if v is None:
+                ls.removeItem(STORE_KEY + name)
+            else:
+                ls.setItem(STORE_KEY + name, v)
+        except Exception:  # QuotaExceededError, storage switched off
+            continue
+        if v is None:
+            del saved[name]
+        else:
             saved[name] = v
-            changed = True
-    if changed:
-        ls.setItem(STORE_KEY + "files", ",".join(names))
+
+
+def set_aside():
+    """Rename the stored settings and scores to NAME + ASIDE (replacing an older copy): the firmware starts on its
+    defaults, the suspect files stay for a look. Returns the names set aside."""
+    import os
+
+    out = []
+    for name in STORE_FILES:
+        if not name.endswith(".json"):
+            continue
+        src = STORE_DIR + "/" + name
+        if _read(src) is None:
+            continue
+        _remove(src + ASIDE)
+        try:
+            os.rename(src, src + ASIDE)
+            out.append(name)
+        except OSError:
+            _remove(src)
+    return out
 
 
 # ---------------------------------------------------------------- the page's device
@@ -310,6 +421,11 @@ def build_hw(board, clock, entropy):
     from firmware.hw import build
 
     return build(cfg, pin_class(board), neopixel_class(board), clock, PWM=pwm_class(clock), entropy=entropy)
+
+
+def restart_delay(crashes):
+    """ms to wait before restarting after the `crashes`-th crash in a row: doubling, bounded, never forever."""
+    return min(RESTART_MS << min(crashes - 1, 8), MAX_RESTART_MS)
 
 
 class Page:
@@ -324,7 +440,9 @@ class Page:
         self.mode = mode
         self.saved = restore_store()
         self.t_persist = 0
-        self.crashes = 0
+        self.crashes = 0  # in a row: forgiven after HEALTHY_MS without one
+        self.aside = False  # the stored state was set aside (once per load: later crashes are not the stored state's)
+        self.started = 0  # page time of the last start
         self.dead_until = -1
         self.next_tick = 0
         self.app = None
@@ -334,9 +452,16 @@ class Page:
     def _start(self):
         from firmware.app import App
 
-        self.app = App(self.hw, cfg, mode=self.mode, store_dir=STORE_DIR)  # after a crash too, as firmware.launcher
-        self.story.attach(self.app)
+        self.app = None
+        self.started = self.clock.now
         self.next_tick = self.clock.now
+        try:
+            app = App(self.hw, cfg, mode=self.mode, store_dir=STORE_DIR)  # after a crash too, as firmware.launcher
+            self.story.attach(app)
+        except Exception as e:  # a start that fails (a stored value the firmware chokes on) is a crash like any other
+            self._crash(e)
+            return
+        self.app = app
 
     def buf_address(self):
         import uctypes
@@ -365,7 +490,7 @@ class Page:
             elif clock.now >= self.next_tick:
                 try:
                     self.next_tick = clock.now + self.app.tick()
-                except Exception as e:  # as firmware.launcher: log, show red, restart after a second
+                except Exception as e:  # as firmware.launcher: log, show red, restart after a while
                     self._crash(e)
             if clock.now >= now:
                 break
@@ -388,15 +513,26 @@ class Page:
         from firmware.display import RED
         from firmware.storage import append_log
 
+        if self.clock.now - self.started >= HEALTHY_MS:
+            self.crashes = 0  # it played well since the last start: an old crash says nothing about this one
         self.crashes += 1
+        self.app = None  # the page says "crashed" until the restart
         text = format_exception(e)
-        js.console.error("firmware crashed (%d): %s" % (self.crashes, text))
-        append_log(STORE_DIR, LOG_NAME, "--- crash %d at %d ms\n%s" % (self.crashes, self.clock.ticks_ms(), text))
+        js.console.error("firmware crashed (%d in a row): %s" % (self.crashes, text))
+        note = ""
+        if self.crashes >= SET_ASIDE and not self.aside:
+            self.aside = True
+            names = set_aside()
+            if names:
+                note = "%d crashes in a row: %s set aside (renamed NAME%s); starting on defaults\n" % (
+                    self.crashes, " and ".join(names), ASIDE)
+                js.console.warn(note.strip())
+        append_log(STORE_DIR, LOG_NAME, "--- crash %d at %d ms\n%s%s" % (self.crashes, self.clock.ticks_ms(), text, note))
         try:
             _status(self.hw, cfg, RED)
         except Exception:
             pass
-        self.dead_until = self.clock.now + 1000 if self.crashes < MAX_RESTARTS else 1 << 29
+        self.dead_until = self.clock.now + restart_delay(self.crashes)
 
     # -- what the page shows beside the matrix (never anything typed) ---------
     def narration(self):
@@ -423,13 +559,24 @@ class Page:
         return True
 
     def info(self):
-        """Mode name, pad B's seating and the game's turn count: public facts only (as the LEDs show them)."""
-        from firmware.modes import MODE_NAMES
+        """"mode,seating,turns,score": the mode's name, pad B's seating (1 turned), the game's turn count and the running
+        score of a scored mode ("black-white-draws" from the firmware's own scores, as its score picture shows them;
+        empty otherwise). Public facts only, as the LEDs show them: nothing typed is in it."""
+        from firmware.modes import MODE_NAMES, SCORED
 
         app = self.app
-        rot = app.entries[1].rotated if app is not None else True
-        return "%s,%d,%d" % (MODE_NAMES[app.mode] if app is not None else "crashed", 1 if rot else 0,
-                             app.game.turns if app is not None else 0)
+        if app is None:
+            return "crashed,1,0,"
+        name = MODE_NAMES[app.mode]
+        score = ""
+        kept = getattr(app, "scores", None)
+        if kept is not None and name in SCORED:
+            try:
+                b, w, d = kept.data[name]
+                score = "%d-%d-%d" % (b, w, d)
+            except Exception:  # a damaged count the firmware has not caught: shown as no score rather than a crash
+                score = ""
+        return "%s,%d,%d,%s" % (name, 1 if app.entries[1].rotated else 0, app.game.turns, score)
 
 
 def setup_facts():
