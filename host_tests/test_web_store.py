@@ -132,6 +132,24 @@ def test_every_file_the_firmware_stores_is_kept(driver, url):
     assert py_value(driver, "webhw.STORE_NAMES") == str(STORE_NAMES)
 
 
+def test_a_full_local_storage_leaves_the_game_playing(driver, url):
+    # The browser refuses to store more (QuotaExceededError): the page plays on and tries again later.
+    open_page(driver, url, "?mode=menu&clock=manual&seed=2")
+    filled = driver.execute_script("""
+        let n = 0, chunk = 'x'.repeat(1 << 16);
+        for (;;) { try { localStorage.setItem('filler' + n, chunk); n++; } catch (e) { break; } }
+        for (;;) { try { localStorage.setItem('filler' + n, 'x'); n++; } catch (e) { return n; } }""")
+    assert filled > 10
+    tap(driver, 0, "8")  # brightness up: settings.json changes and cannot be stored
+    tap(driver, 0, "1")  # two players
+    advance(driver, 600)
+    play_one_turn(driver)
+    assert severe(driver.get_log("browser")) == []
+    driver.execute_script("for (const k of Object.keys(localStorage)) if (k.startsWith('filler')) localStorage.removeItem(k)")
+    advance(driver, 600)
+    assert '"mode": "2p"' in local_storage(driver)["wts:settings.json"]  # stored once there is room again
+
+
 # ---------------------------------------------------------------- crashes
 def _dead(driver):
     return py_value(driver, "page.dead_until >= 0") == "True"  # the firmware waits to be restarted

@@ -62,6 +62,14 @@ window.wtsSound = (t, hz, duty) => {
   audio.gain.gain.setValueAtTime(level, now);
 };
 window.wtsEntropy = () => crypto.getRandomValues(new Uint32Array(1))[0] & 0x3fffffff;
+// localStorage for webhw.py: a refusal (full, switched off) is a null or false here, never an exception (a JS exception
+// unwinds straight through the port's Python frames: Python's try/except does not see it).
+window.wtsStore = {
+  get: (k) => { try { return localStorage.getItem(k); } catch (e) { return null; } },
+  set: (k, v) => { try { localStorage.setItem(k, v); return true; } catch (e) { return false; } },
+  remove: (k) => { try { localStorage.removeItem(k); } catch (e) { /* nothing to do */ } },
+  keys: () => { try { return JSON.stringify(Object.keys(localStorage)); } catch (e) { return "[]"; } },
+};
 
 // ---------------------------------------------------------------- MicroPython
 const mp = await loadMicroPython({

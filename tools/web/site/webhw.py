@@ -299,19 +299,17 @@ def restore_store():
     """localStorage -> the firmware's store directory (before the app starts). Returns {name: text} as restored.
     Only STORE_NAMES are read; a bad value and any other "wts:" key (such as the old "wts:files" index) are
     removed from localStorage, so a damaged entry costs one load, not every load."""
+    import json
     import os
 
     try:
         os.mkdir(STORE_DIR)
     except OSError:
         pass
-    ls = js.localStorage
+    ls = js.wtsStore  # page.mjs: localStorage calls that never throw
     saved = {}
     for name in STORE_NAMES:
-        try:
-            v = ls.getItem(STORE_KEY + name)
-        except Exception:
-            v = None
+        v = ls.get(STORE_KEY + name)
         if v is None:
             continue
         ok = False
@@ -326,35 +324,15 @@ def restore_store():
             saved[name] = v
         else:
             js.console.warn("stored %s was damaged: dropped (the firmware uses its defaults)" % name)
-            _forget(name)
-    for key in _stray_keys(ls):
-        _forget_key(ls, key)
+            ls.remove(STORE_KEY + name)
+    try:
+        keys = json.loads(ls.keys())
+    except Exception:
+        keys = []
+    for k in keys:
+        if isinstance(k, str) and k.startswith(STORE_KEY) and k[len(STORE_KEY):] not in STORE_NAMES:
+            ls.remove(k)
     return saved
-
-
-def _stray_keys(ls):
-    """Our prefix's localStorage keys that are no store file (found before any is removed: removing renumbers)."""
-    out = []
-    try:
-        n = ls.length
-        for i in range(n):
-            k = ls.key(i)
-            if isinstance(k, str) and k.startswith(STORE_KEY) and k[len(STORE_KEY):] not in STORE_NAMES:
-                out.append(k)
-    except Exception:
-        pass
-    return out
-
-
-def _forget_key(ls, key):
-    try:
-        ls.removeItem(key)
-    except Exception:
-        pass
-
-
-def _forget(name):
-    _forget_key(js.localStorage, STORE_KEY + name)
 
 
 def _remove(path):
@@ -377,21 +355,15 @@ def _read(path):
 def persist_store(saved):
     """The store directory -> localStorage for every STORE_NAMES file that changed since the last call (a file that
     is gone is removed). A full or refused localStorage leaves the game playing: it is tried again next time."""
-    ls = js.localStorage
+    ls = js.wtsStore
     for name in STORE_NAMES:
         v = _read(STORE_DIR + "/" + name)
         if saved.get(name) == v:
             continue
-        try:
-            if v is None:
-                ls.removeItem(STORE_KEY + name)
-            else:
-                ls.setItem(STORE_KEY + name, v)
-        except Exception:  # QuotaExceededError, storage switched off
-            continue
         if v is None:
+            ls.remove(STORE_KEY + name)
             del saved[name]
-        else:
+        elif ls.set(STORE_KEY + name, v):
             saved[name] = v
 
 
@@ -441,6 +413,7 @@ class Page:
         self.saved = restore_store()
         self.t_persist = 0
         self.crashes = 0  # in a row: forgiven after HEALTHY_MS without one
+        self.rot = 1  # pad B's seating as last seen (kept while the firmware is down)
         self.aside = False  # the stored state was set aside (once per load: later crashes are not the stored state's)
         self.started = 0  # page time of the last start
         self.dead_until = -1
@@ -566,7 +539,8 @@ class Page:
 
         app = self.app
         if app is None:
-            return "crashed,1,0,"
+            return "crashed,%d,0," % self.rot
+        self.rot = 1 if app.entries[1].rotated else 0
         name = MODE_NAMES[app.mode]
         score = ""
         kept = getattr(app, "scores", None)
@@ -576,7 +550,7 @@ class Page:
                 score = "%d-%d-%d" % (b, w, d)
             except Exception:  # a damaged count the firmware has not caught: shown as no score rather than a crash
                 score = ""
-        return "%s,%d,%d,%s" % (name, 1 if app.entries[1].rotated else 0, app.game.turns, score)
+        return "%s,%d,%d,%s" % (name, self.rot, app.game.turns, score)
 
 
 def setup_facts():
