@@ -254,6 +254,10 @@ def test_scripted_game_through_the_onscreen_pads_ends_on_the_engines_board(drive
     advance(driver, 300)  # the store directory is mirrored to localStorage every 250 ms
     scores = json.loads(driver.execute_script("return localStorage.getItem('wts:scores.json')"))
     assert scores["2p"] == [1, 0, 0]  # black's win is counted, and kept by the browser
+    # and shown as the running score, on both players' sides
+    want = web.PAGE_WORDS["score"].format(black=1, white=0, draws=0)
+    assert driver.find_element("id", "score").text == want
+    assert driver.execute_script("return document.querySelector('#panelB .score').textContent") == want
     assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
 
 
