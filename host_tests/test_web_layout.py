@@ -118,7 +118,7 @@ def resize(driver, w, h):
 def _play_some_turns(driver, turns=4):
     """The first turns of docs/demo-game.txt through both pads (a game with pieces, an egg and narration to show)."""
     from firmware.entry import keys_for
-    from tools.sim.fakehw import parse_script
+    from tools.sim.keyscript import parse_script
 
     done = 0
     pending = 0
