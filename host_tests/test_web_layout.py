@@ -240,3 +240,19 @@ def test_installable_as_a_web_app(driver, tmp_path):
         assert parsed["installabilityErrors"] == [], parsed
     finally:
         s.stop()
+
+
+def test_layout_fits_a_board_with_a_4x4_pad(driver, tmp_path):
+    # boards/sim.py has a 4x4 pad A (16 keys) beside a 3x4 pad B: the pads' widths differ, the keys stay >= 48 px.
+    s = Served(build_site(tmp_path / "web", board="sim", test_hooks=True))
+    try:
+        resize(driver, 768, 1024)
+        open_page(driver, s.url, "?mode=menu&clock=manual&seed=4")
+        assert driver.execute_script("return document.querySelectorAll('#padA .key').length") == 16
+        found = []
+        for w, h in SIZES:
+            resize(driver, w, h)
+            found += ["%dx%d: %s" % (w, h, p) for p in problems(driver.execute_script(MEASURE), "menu", False)]
+        assert found == [], "\n".join(found)
+    finally:
+        s.stop()

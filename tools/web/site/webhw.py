@@ -273,7 +273,7 @@ class Entropy:
 # The only files the page keeps (localStorage key STORE_KEY + name). A stored name is never used as a path:
 # only these fixed names are read, written or removed (issue 30: "a/b.json", "." or "../lib/firmware/app.mpy" in the
 # old "wts:files" index stopped the page or overwrote firmware files). A firmware file not listed here is not kept
-# (host_tests/test_web.py plays a game and a crash and checks that every file the firmware wrote is listed).
+# (host_tests/test_web_store.py changes settings, crashes the firmware and checks every file it wrote is listed).
 STORE_FILES = ("settings.json", "scores.json", "error.log")
 ASIDE = ".bad"  # suffix of a stored file set aside after repeated crashes (kept for a look, never read by the firmware)
 STORE_NAMES = STORE_FILES + tuple(n + ASIDE for n in STORE_FILES if n.endswith(".json"))
