@@ -2,10 +2,10 @@
 import argparse
 import sys
 
-from tools.render import demo, frames, keypad, terminal, wiring
+from tools.render import demo, frames, keypad, sheet, terminal, wiring
 from tools.render.common import RenderError
 
-COMMANDS = (demo, frames, wiring, keypad, terminal)
+COMMANDS = (demo, frames, wiring, keypad, terminal, sheet)
 
 
 def parser():
@@ -18,6 +18,7 @@ def parser():
                "  .venv/bin/python -m tools.render demo docs/demo-game.txt --gif docs/game.gif --png docs/board.png --at 25500\n"
                "  .venv/bin/python -m tools.render wiring --board pico\n"
                "  .venv/bin/python -m tools.render keypad\n"
+               "  .venv/bin/python -m tools.render sheet --all --out docs/print\n"
                "  .venv/bin/python -m tools.render COMMAND --help    the options of one command")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for m in COMMANDS:
