@@ -52,7 +52,8 @@ def test_every_message_is_used_by_the_layout():
             assert set(m[table]) - m[table].used == set(), "%s [%s]: messages nobody shows" % (lang, table)
 
 
-def test_a_missing_message_is_a_clear_error(monkeypatch):
+@needs_fonts
+def test_a_missing_message_is_a_clear_error():
     m = sheet.messages("nl")
     del m["rules"]["goal_h"]
     with pytest.raises(RenderError, match=r"nl.toml \[rules\] has no message 'goal_h'"):
@@ -202,7 +203,9 @@ def test_command_writes_a_deterministic_pdf_and_preview(tmp_path, capsys):
     assert cli.main(["sheet", "--card", "--lang", "nl", "--paper", "letter", "--out", str(b)]) == 0
     assert a.read_bytes() == b.read_bytes()           # no dates, no random ID
     assert b"CreationDate" not in a.read_bytes() and b"/ID" not in a.read_bytes()
-    assert read_pdf(a.read_bytes())["info"]["Title"].startswith("What the Shell — Je zet")
+    info = read_pdf(a.read_bytes())["info"]
+    assert info["Title"].startswith("What the Shell — Je zet")
+    assert info["Creator"] == "python -m tools.render sheet --card --lang nl --paper letter"
     assert png.is_file() and "one letter page (216 x 279 mm)" in capsys.readouterr().out
 
 

@@ -604,8 +604,8 @@ def render(kind, lang, paper):
     page = img.quantize(colors=64, method=2, dither=0)
     m = messages(lang)
     title = "%s — %s" % (m["rules"]["title"], m["card"]["title"] if kind == "keycard" else m["rules"]["subtitle"])
-    info = {"Title": title, "Creator": "python -m tools.render sheet --%s --lang %s --paper %s"
-                                      % ("card" if kind == "keycard" else "rules", lang, paper),
+    info = {"Title": title, "Creator": "python -m tools.render sheet%s --lang %s --paper %s"
+                                      % (" --card" if kind == "keycard" else "", lang, paper),
             "WTSContent": cv.fingerprint(), "WTSRaster": hashlib.sha256(page.tobytes()).hexdigest(),
             "WTSFonts": fonts_id(), "WTSPillow": pillow_version()}
     return cv, page, info
