@@ -2,7 +2,10 @@
 import json
 import os
 
-from firmware.settings import SCORE_DEFAULTS
+import pytest
+
+from firmware.modes import MODE_NAMES
+from firmware.settings import SCORE_DEFAULTS, SETTINGS_DEFAULTS, setting_ok
 from firmware.storage import Store, append_log, write_atomic
 from tools.sim.vdevice import VirtualDevice
 from firmware_helpers import Cfg, RANDOM_GAMES, play_case
@@ -63,3 +66,142 @@ def test_log_keeps_its_last_bytes(tmp_path):
         append_log(str(tmp_path), "e.log", "line %03d\n" % i, keep=90)
     text = (tmp_path / "e.log").read_text()
     assert len(text) == 90 and text.endswith("line 099\n")
+
+
+# ---- stored state checked by meaning (issue 30) ---------------------------------------------------------
+
+def _played_2p(tmp_path):
+    """A 2-player device on tmp_path's files that plays RANDOM_GAMES[4] (black wins) to its score picture."""
+    dev = VirtualDevice(Cfg(), mode="2p", store_dir=str(tmp_path))
+    play_case(RANDOM_GAMES[4], runtime_device=dev)
+    dev.advance(12000)  # the win, then the score picture
+    return dev
+
+
+@pytest.mark.parametrize("bad", [["a", 0, 0], [None, 0, 0], [1.5, 0, 0], [-1, 0, 0], [True, 0, 0], [1, 2],
+                                 [1, 2, 3, 4], "3-0", {"b": 1}, [1 << 40, 0, 0]])
+def test_a_tally_that_means_nothing_falls_back_and_the_others_are_kept(tmp_path, bad):
+    # Before: ["a",0,0] and [null,0,0] raised TypeError when the game ended, [1.5,0,0] when the
+    # score picture was drawn (the type check compared the list, not what is in it).
+    (tmp_path / "scores.json").write_text(json.dumps({"2p": bad, "hard": [4, 5, 6], "easy": [1, 0, None]}))
+    settings = b'{"brightness": 1, "seating": 0, "mode": "hard", "volume": 1}'
+    (tmp_path / "settings.json").write_bytes(settings)
+    dev = _played_2p(tmp_path)
+    saved = json.loads((tmp_path / "scores.json").read_text())
+    assert saved == {"2p": [1, 0, 0], "easy": [0, 0, 0], "medium": [0, 0, 0], "hard": [4, 5, 6]}
+    assert dev.app.disp.brightness == 0.05 and dev.app.entries[1].rotated is False and dev.app.sound.volume == 1
+    assert json.loads((tmp_path / "settings.json").read_text()) == dict(json.loads(settings), mode="2p")
+    assert not (tmp_path / "error.log").exists()
+
+
+@pytest.mark.parametrize("name,bad", [("mode", "bogus"), ("mode", "attract"), ("mode", 3), ("brightness", 6),
+                                      ("brightness", -1), ("brightness", 2.0), ("brightness", True), ("volume", 4),
+                                      ("volume", "2"), ("seating", 2), ("seating", None), ("seating", [1])])
+def test_a_setting_that_means_nothing_falls_back_and_the_others_are_kept(tmp_path, name, bad):
+    # Before: {"mode": "bogus"} raised ValueError at the next # in attract mode (the board went dark
+    # after five of them); an out-of-range step was kept and skipped only where the app happened to check.
+    good = {"brightness": 1, "seating": 0, "mode": "hard", "volume": 1}
+    stored = dict(good, **{name: bad})
+    (tmp_path / "settings.json").write_text(json.dumps(stored))
+    dev = VirtualDevice(Cfg(), mode="attract", store_dir=str(tmp_path))
+    want = dict(good, **{name: SETTINGS_DEFAULTS[name]})
+    assert dev.app.settings.data == want
+    dev.advance(500)
+    dev.tap(0, "#")  # attract mode: # starts the last mode played
+    dev.advance(500)
+    assert dev.app.mode == MODE_NAMES.index(want["mode"])
+    assert not (tmp_path / "error.log").exists()
+
+
+def test_the_volume_steps_are_the_sounds_volumes():
+    from firmware.settings import setting_ok
+    from firmware.sound import VOLUMES
+
+    assert [v for v in range(-1, 9) if setting_ok("volume", v)] == list(range(len(VOLUMES)))
+
+
+@pytest.mark.parametrize("raw", [b"[" * 200000, b"{" * 100000, b'{"brightness": 1, "mode": "\xff\xfe"}',
+                                 b"\xef\xbb\xbf{}", b'{"brightness": 1' + b" " * 3000000 + b"}", b"",
+                                 b'["brightness", 1]', b"null", b'{"brightness": 1, "brightness": 9}'])
+def test_a_damaged_settings_file_gives_defaults_and_touches_nothing_else(tmp_path, raw):
+    (tmp_path / "settings.json").write_bytes(raw)
+    scores = b'{"2p": [3, 2, 1]}'
+    (tmp_path / "scores.json").write_bytes(scores)
+    (tmp_path / "error.log").write_bytes(b"old \xff log\n")
+    st = Store(str(tmp_path), "settings.json", SETTINGS_DEFAULTS, setting_ok)
+    assert st.data == SETTINGS_DEFAULTS
+    assert (tmp_path / "settings.json").read_bytes() == raw  # reading never writes
+    assert (tmp_path / "scores.json").read_bytes() == scores
+    assert (tmp_path / "error.log").read_bytes() == b"old \xff log\n"
+
+
+def test_a_file_bigger_than_any_this_device_writes_is_not_read_whole(tmp_path, monkeypatch):
+    # A stored file is a few dozen bytes; a huge one (a full flash, a student's experiment) must not fill
+    # the heap: at most MAX_BYTES + 1 are read, and it counts as damaged.
+    from firmware import storage
+
+    (tmp_path / "settings.json").write_bytes(b'{"brightness": 1' + b" " * 1000000 + b"}")
+    reads = []
+    real_open = open
+
+    class Counting:
+        def __init__(self, f):
+            self.f = f
+
+        def read(self, n=-1):
+            data = self.f.read(n)
+            reads.append(len(data))
+            return data
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *a):
+            self.f.close()
+
+    monkeypatch.setattr(storage, "open", lambda p, m="r": Counting(real_open(p, m)), raising=False)
+    st = Store(str(tmp_path), "settings.json", SETTINGS_DEFAULTS, setting_ok)
+    assert st.data == SETTINGS_DEFAULTS
+    assert sum(reads) <= storage.MAX_BYTES + 1
+
+
+def test_a_huge_error_log_is_trimmed_without_reading_it_whole(tmp_path, monkeypatch):
+    from firmware import storage
+
+    (tmp_path / "e.log").write_bytes(b"x" * 3000000 + b"\xff tail\n")
+    append_log(str(tmp_path), "e.log", "boom\n", keep=100)
+    text = (tmp_path / "e.log").read_bytes()
+    assert len(text) == 100 and text.endswith(b"\xff tail\nboom\n")
+
+
+NASTY = {
+    "scores": [b'{"2p": ["a", 0, 0], "easy": [null, 0, 0], "medium": [1.5, 0, 0], "hard": [7, 8, 9]}',
+               b'{"2p": [16777216, 0, 0], "easy": [true, 0, 0], "medium": [1, 2], "hard": [0, 0, 1]}'],
+    "settings": [b'{"mode": "bogus", "brightness": 9, "volume": 1, "seating": 0}',
+                 b'{"mode": "easy", "brightness": true, "volume": 4, "seating": [1]}',
+                 b"[" * 3000, b"\xff\xfe{}", b'{"brightness": 1' + b" " * 5000 + b"}", b"{" * 800 + b"}" * 800],
+}
+
+
+@pytest.mark.needs_node
+def test_the_device_port_reads_damaged_files_as_cpython_does(tmp_path):
+    # The same checks on real MicroPython (the webassembly port): its json, str and file objects.
+    from firmware.settings import score_ok
+    from tools import upy
+
+    cases = [("settings.json", raw) for raw in NASTY["settings"]] + [("scores.json", raw) for raw in NASTY["scores"]]
+    files = upy.project_files("engine", "firmware")
+    for i, (name, raw) in enumerate(cases):
+        files["case%d/%s" % (i, name)] = raw
+    code = ("import json\nfrom firmware.storage import Store\n"
+            "from firmware.settings import SETTINGS_DEFAULTS, SCORE_DEFAULTS, setting_ok, score_ok\n"
+            "for i, name in enumerate(%r):\n"
+            "    d, ok = (SETTINGS_DEFAULTS, setting_ok) if name == 'settings.json' else (SCORE_DEFAULTS, score_ok)\n"
+            "    print(json.dumps(Store('case%%d' %% i, name, d, ok).data))\n" % ([n for n, _ in cases],))
+    got = [json.loads(line) for line in upy.run(code, files=files).splitlines()]
+    for (name, raw), data in zip(cases, got):
+        d, ok = (SETTINGS_DEFAULTS, setting_ok) if name == "settings.json" else (SCORE_DEFAULTS, score_ok)
+        (tmp_path / name).write_bytes(raw)
+        assert data == Store(str(tmp_path), name, d, ok).data, raw[:60]
+    assert got[0] == {"mode": "2p", "brightness": 3, "volume": 1, "seating": 0}
+    assert got[-2] == {"2p": [0, 0, 0], "easy": [0, 0, 0], "medium": [0, 0, 0], "hard": [7, 8, 9]}
