@@ -20,9 +20,17 @@ def main():
     except Exception as e:  # no board_config.py, a bad pin number, a wrong field: say so, keep the REPL
         print("cannot start: %s (deploy with: python -m tools.deploy --board pico)" % (e,))
         return
+    import machine
     from firmware.launcher import launch
+    from firmware import watchdog
 
-    launch(cfg, hw, store_dir=getattr(cfg, "STORAGE_DIR", "/"))
+    wd = watchdog.make(machine, getattr(cfg, "CHIP", None))
+    result = launch(cfg, hw, store_dir=getattr(cfg, "STORAGE_DIR", "/"), watchdog=wd, note=watchdog.reset_note(machine))
+    if result == "crashed":
+        # Crashes in a row, even on default settings: a hard reset starts from nothing (a fragmented heap,
+        # a peripheral left in a bad state). The launcher's pauses before this leave time for a Ctrl-C.
+        print("crashed again and again: resetting the board")
+        machine.reset()
 
 
 main()
