@@ -24,8 +24,9 @@ def main():
     from firmware.launcher import launch
     from firmware import watchdog
 
-    wd = watchdog.make(machine, getattr(cfg, "CHIP", None))
-    result = launch(cfg, hw, store_dir=getattr(cfg, "STORAGE_DIR", "/"), watchdog=wd, note=watchdog.reset_note(machine))
+    chip = getattr(cfg, "CHIP", None)
+    result = launch(cfg, hw, store_dir=getattr(cfg, "STORAGE_DIR", "/"), watchdog=watchdog.make(machine, chip),
+                    note=watchdog.reset_note(machine, chip))
     if result == "crashed":
         # Crashes in a row, even on default settings: a hard reset starts from nothing (a fragmented heap,
         # a peripheral left in a bad state). The launcher's pauses before this leave time for a Ctrl-C.

@@ -12,6 +12,12 @@ TIMEOUT_MS = 8000  # rp2's longest is 8388 ms; the game feeds it every tick and 
 # (+0x3000, datasheet 2.1.2) clears that bit alone. rp2040js models both; tools/rp2040 tests it.
 _RP2040_CTRL_CLEAR = 0x4005B000
 _ENABLE = 0x40000000
+# On rp2, machine.reset() is a watchdog reboot too, so reset_cause() says WDT_RESET after either. The
+# pico-sdk's watchdog_enable() (machine.WDT) leaves 0x6ab73121 in SCRATCH4 (+0x1c) and watchdog_reboot()
+# (machine.reset) clears it: REASON (+0x08) set with that mark is a timeout of our watchdog.
+_RP2040_REASON = 0x40058008
+_RP2040_SCRATCH4 = 0x4005801C
+_NON_REBOOT_MAGIC = 0x6AB73121
 
 # "watchdog reset" in the crash log when the board comes back from one (main.py reads reset_cause()).
 RESET_NOTE = "watchdog reset: the game stopped feeding the watchdog (a hang), and it restarted the board"
@@ -61,11 +67,14 @@ def make(machine, chip=None):
     return Watchdog(machine, chip) if hasattr(machine, "WDT") else None
 
 
-def reset_note(machine):
-    """RESET_NOTE when this boot follows a watchdog reset, else None."""
+def reset_note(machine, chip=None):
+    """RESET_NOTE when this boot follows a timeout of the watchdog (not a machine.reset()), else None."""
     try:
-        if machine.reset_cause() == machine.WDT_RESET:
-            return RESET_NOTE
-    except (AttributeError, OSError):
-        pass
-    return None
+        if chip == "rp2040":
+            m = machine.mem32
+            hit = m[_RP2040_REASON] != 0 and m[_RP2040_SCRATCH4] == _NON_REBOOT_MAGIC
+        else:
+            hit = machine.reset_cause() == machine.WDT_RESET
+    except (AttributeError, OSError, TypeError, KeyError):
+        hit = False
+    return RESET_NOTE if hit else None

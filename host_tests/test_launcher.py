@@ -397,7 +397,14 @@ def test_no_watchdog_where_machine_has_none():
     m = FakeMachine()
     del m.WDT
     assert watchdog.make(m, "rp2040") is None
-    assert watchdog.reset_note(m) is None and watchdog.reset_note(FakeMachine(cause=3)) == watchdog.RESET_NOTE
+    assert watchdog.reset_note(m, "esp32s3") is None
+    assert watchdog.reset_note(FakeMachine(cause=3), "esp32s3") == watchdog.RESET_NOTE
+    # rp2: machine.reset() is a watchdog reboot too; only the SDK's watchdog_enable() mark in SCRATCH4 says ours
+    m = FakeMachine(cause=3)
+    m.mem32 = {0x40058008: 1, 0x4005801C: 0}  # REASON set, SCRATCH4 cleared by watchdog_reboot()
+    assert watchdog.reset_note(m, "rp2040") is None
+    m.mem32[0x4005801C] = 0x6AB73121
+    assert watchdog.reset_note(m, "rp2040") == watchdog.RESET_NOTE
 
 
 def _main_on_fakes(monkeypatch, tmp_path, machine):
@@ -428,9 +435,11 @@ def test_main_resets_the_board_after_crashes_in_a_row_and_notes_a_watchdog_reset
     monkeypatch.setattr(launcher, "App", Broken)
     monkeypatch.setattr(launcher, "LOG_KEEP", 100000)  # (the whole log, to read its first line)
     m = FakeMachine(cause=FakeMachine.WDT_RESET)  # this boot follows a watchdog reset
+    m.mem32.update({0x40058008: 1, 0x4005801C: 0x6AB73121})
     fb = _main_on_fakes(monkeypatch, tmp_path, m)
     assert m.log[-1] == ("reset",)  # five crashes in a row: a hard reset, not a dark board
-    assert m.log[0] == ("WDT", 8000) and ("feed",) in m.log and m.mem32  # armed, fed through the pauses, stopped
+    assert m.log[0] == ("WDT", 8000) and ("feed",) in m.log  # armed, fed through the pauses ...
+    assert m.mem32[0x4005B000] == 1 << 30  # ... and stopped
     assert fb.clock.now >= 15000  # 1 + 2 + 4 + 8 s of pauses, time for a Ctrl-C
     log = (tmp_path / "error.log").read_text()
     assert log.startswith("--- watchdog reset") and "broken firmware" in log

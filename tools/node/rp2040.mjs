@@ -156,7 +156,10 @@ function boot() {
   mcu.loadBootrom(rom);           // also fills flash with 0xFF
   mcu.flash.set(flashImage);      // then the image: this chip sees exactly the file
   mcu.onBreak = onBreak;
-  mcu.peripherals[0x40058].onWatchdogTrigger = () => scheduleReset("watchdog");
+  // rp2040js re-arms the watchdog's alarm after it fires, zero cycles ahead (its Decrement-mode schedule
+  // wraps to 0), so a timeout fired again and again inside one clock step and froze Node: disarm it,
+  // the chip is reset anyway (a TRIGGER write, i.e. machine.reset(), never went through the alarm).
+  mcu.peripherals[0x40058].onWatchdogTrigger = () => { mcu.peripherals[0x40058].alarm.enable = false; scheduleReset("watchdog"); };
   const ppbWrite = mcu.ppb.writeUint32.bind(mcu.ppb);
   mcu.ppb.writeUint32 = (off, v) => {
     // AIRCR with VECTKEY and SYSRESETREQ: a software reset of the whole chip
