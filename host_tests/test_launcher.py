@@ -443,3 +443,27 @@ def test_main_resets_the_board_after_crashes_in_a_row_and_notes_a_watchdog_reset
     assert fb.clock.now >= 15000  # 1 + 2 + 4 + 8 s of pauses, time for a Ctrl-C
     log = (tmp_path / "error.log").read_text()
     assert log.startswith("--- watchdog reset") and "broken firmware" in log
+
+
+def test_code_py_on_circuitpython_reloads_after_crashes_in_a_row(monkeypatch, tmp_path):
+    # CircuitPython: "crashed" ends code.py; before, the board then sat dark at "Code done running".
+    # supervisor.reload() runs code.py again from a fresh VM (boot.py's writable mount stays).
+    import sys
+
+    from conftest import ROOT
+    from tools.sim.circuitpython import Runtime
+
+    class Broken(fwapp.App):
+        def tick(self):
+            raise RuntimeError("broken firmware")
+
+    monkeypatch.setattr(launcher, "App", Broken)
+    cfg = Cfg("feather_rp2040", STORAGE_DIR=str(tmp_path))
+    rt = Runtime(cfg, FakeBoard(cfg))
+    reloads = []
+    rt.supervisor.reload = lambda: reloads.append(1)
+    monkeypatch.setitem(sys.modules, "board_config", cfg)
+    with rt.installed():
+        exec(compile((ROOT / "circuitpython" / "code.py").read_text(), "code.py", "exec"), {"__name__": "__main__"})
+    assert reloads == [1]
+    assert "crash 5 at" in (tmp_path / "error.log").read_text()

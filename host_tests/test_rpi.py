@@ -254,3 +254,31 @@ def test_a_read_only_state_directory_on_the_pi_is_explained(tmp_path, capsys):
     assert cp.start(cfg, stop=lambda: len(n) > 3 or n.append(1), modules=m) == "stopped"
     out = capsys.readouterr().out
     assert "read-only to the game" in out and "StateDirectory" in out and "pad A" not in out
+
+
+def _run_installed(tmp_path, env, prelude):
+    dest = tmp_path / "root" / "opt" / "what-the-shell"
+    store = tmp_path / "state"
+    store.mkdir()
+    script = RUN.replace("with rt.installed(blinka=True):", prelude + "\nwith rt.installed(blinka=True):")
+    script = script.replace("sum(frames[-1])", "sum(frames[-1]) if frames else None")
+    p = subprocess.run([sys.executable, "-c", script, str(dest), str(ROOT), str(store)], capture_output=True,
+                       text=True, cwd=str(tmp_path), timeout=120)
+    return p, store
+
+
+def test_the_service_exits_1_after_crashes_in_a_row_so_systemd_starts_it_again(tmp_path):
+    # Before: code.py exited 0 after "crashed", so the unit's Restart=on-failure never fired: dark for good.
+    root, log, env = _sandbox(tmp_path, "Raspberry Pi 4 Model B Rev 1.4")
+    assert _install(env).returncode == 0
+    p, store = _run_installed(tmp_path, env, "import firmware.app\nfirmware.app.App.tick = lambda self: 1 // 0")
+    assert p.returncode == 1, p.stderr
+    assert "crash 5 at" in (store / "error.log").read_text()
+    assert "frames" not in p.stdout  # (code.py did not come back to the script)
+
+
+def test_a_config_error_on_the_pi_exits_non_zero_too(tmp_path):
+    root, log, env = _sandbox(tmp_path, "Raspberry Pi 4 Model B Rev 1.4")
+    assert _install(env).returncode == 0
+    p, store = _run_installed(tmp_path, env, "board_config.LED_PIN = 'D99'")
+    assert p.returncode == 1 and "cannot start" in p.stdout, (p.stdout, p.stderr)
