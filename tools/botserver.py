@@ -5,7 +5,9 @@ object {"board": 9 rows of RULES.md board text, row 1 first, "eggs": egg
 cells oldest first, "you": "black" or "white"}; each answer is one line, a
 cell name like "e5", or "error: <why>" for a request that cannot be answered.
 The server keeps answering after an error, and exits with status 1 at the
-end if any request failed (0 if none did).
+end if any request failed (0 if none did). Requests are read as bytes, whatever
+the locale: a line that is not UTF-8, longer than MAX_LINE bytes (read and
+dropped in pieces) or nested too deep gets an error answer like any other.
 """
 import argparse
 import json
@@ -17,12 +19,20 @@ from engine.bot import Bot, LEVELS
 from engine.notation import load
 
 _COLORS = {"black": BLACK, "white": WHITE}
+MAX_LINE = 1 << 20  # bytes in one request line (a real one has about 250): longer ones are refused, never held
 
 
 def answer(bot, game, line):
-    """The reply line for one request line: a coordinate like 'e5', or 'error: ...'."""
+    """The reply line for one request line (str, or bytes that must be UTF-8): a coordinate like 'e5', or 'error: ...'."""
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return "error: not UTF-8 text (byte %d)" % exc.start
     try:
         req = json.loads(line)
+    except RecursionError:
+        return "error: not JSON: nested too deep"
     except ValueError as exc:
         return "error: not JSON: %s" % exc
     if not isinstance(req, dict):
@@ -36,7 +46,7 @@ def answer(bot, game, line):
         return 'error: "eggs" must be a list of cell names like "c3"'
     try:
         load(game, board, eggs)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, AttributeError, IndexError) as exc:
         return "error: bad position: %s" % exc
     if game.result != ONGOING:
         return "error: the game in this position is over"
@@ -48,18 +58,38 @@ def answer(bot, game, line):
         return "error: %s" % exc
 
 
-def serve(bot, inp, out, err=None):
-    """Answer every non-blank line of inp on out, flushing after each; returns the number of error answers.
+def lines(inp, limit=MAX_LINE):
+    """Each line of `inp` (a binary stream; a text one works too) without its line break, or None for a line
+    longer than `limit`, which is read to its end in pieces of at most limit + 1 and dropped."""
+    while True:
+        chunk = inp.readline(limit + 1)
+        if not chunk:
+            return
+        if len(chunk) > limit and chunk[-1:] not in ("\n", b"\n"):
+            while chunk and chunk[-1:] not in ("\n", b"\n"):
+                chunk = inp.readline(limit + 1)
+            yield None
+            continue
+        yield chunk.rstrip("\r\n" if isinstance(chunk, str) else b"\r\n")
 
-    Each error is also reported on err (if given) with its line number."""
+
+def serve(bot, inp, out, err=None):
+    """Answer every non-blank line of inp (binary or text) on out, flushing after each; returns the number of
+    error answers. Each error is also reported on err (if given) with its line number."""
     game = Game()
     errors = 0
     n = 0
-    for line in inp:
+    for line in lines(inp):
         n += 1
-        if not line.strip():
+        if line is None:
+            a = "error: a request line longer than %d bytes" % MAX_LINE
+        elif not line.strip():
             continue
-        a = answer(bot, game, line)
+        else:
+            try:
+                a = answer(bot, game, line)
+            except Exception as exc:  # noqa: BLE001  (a request the checks above missed: say so, keep serving)
+                a = "error: cannot answer this request (%s)" % type(exc).__name__
         if a.startswith("error:"):
             errors += 1
             if err is not None:
@@ -81,8 +111,9 @@ def main(argv=None):
         seed = int.from_bytes(os.urandom(4), "little") & 0x3FFFFFFF
     elif not 0 <= seed < 1 << 30:
         ap.error("--seed must be in 0..%d" % ((1 << 30) - 1))
+    sys.stdout.reconfigure(errors="backslashreplace")  # (answers are ASCII; an error may quote a request)
     try:
-        errors = serve(Bot(args.level, seed), sys.stdin, sys.stdout, sys.stderr)
+        errors = serve(Bot(args.level, seed), sys.stdin.buffer, sys.stdout, sys.stderr)
     except (BrokenPipeError, KeyboardInterrupt):
         return 1
     if errors:

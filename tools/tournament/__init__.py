@@ -1,5 +1,7 @@
 """Host tool: play the bot levels, baselines and outside bots against each other; win rates with Wilson 95% CIs and Bradley-Terry ratings."""
 import argparse
+import json
+import os
 import re
 import sys
 import time
@@ -9,7 +11,7 @@ from engine.bot import Bot, LEVELS
 from tools.tournament.baselines import (  # noqa: F401  (re-exported: tests and tools use them from here)
     RandomPlayer, GreedyPlayer, Matrix1Player, ExploiterPlayer, _run_len, _clamps, _empties,
 )
-from tools.tournament.outside import CommandPlayer, PlayerError
+from tools.tournament.outside import CommandPlayer, PlayerError, REPLY_TIMEOUT
 from tools.tournament.ratings import wilson, ratings_with_intervals  # noqa: F401
 
 BASELINES = ("random", "greedy", "matrix1", "exploiter")
@@ -33,10 +35,11 @@ MAX_TURNS = 200  # a game still running after this many turns counts as a draw
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 
 
-def make_player(name, seed, outside=None):
-    """A fresh player: a level, a baseline, or an outside command from `outside` ({name: command})."""
+def make_player(name, seed, outside=None, timeout=None):
+    """A fresh player: a level, a baseline, or an outside command from `outside` ({name: command}; `timeout`:
+    seconds it may take for a move, default tools.tournament.outside.REPLY_TIMEOUT)."""
     if outside and name in outside:
-        return CommandPlayer(name, outside[name], seed)
+        return CommandPlayer(name, outside[name], seed, timeout=timeout)
     if name == "random":
         return RandomPlayer(seed)
     if name == "greedy":
@@ -72,13 +75,15 @@ def play_game(black, white, max_turns=MAX_TURNS):
 
 
 def run_one(args):
-    """Game i of pairing a-b: a is black on even i. Returns (a, b, i, outcome for a: 1/0/-1, turns, forfeit note)."""
+    """Game i of pairing a-b: a is black on even i. args: (a, b, i, seed[, outside commands[, reply timeout]]).
+    Returns (a, b, i, outcome for a: 1/0/-1, turns, forfeit note)."""
     a, b, i, seed = args[:4]
     outside = args[4] if len(args) > 4 else None
+    timeout = args[5] if len(args) > 5 else None
     sa = seed * 1000003 + i * 2 + 1
     sb = seed * 1000003 + i * 2 + 2
-    pa = make_player(a, sa, outside)
-    pb = make_player(b, sb, outside)
+    pa = make_player(a, sa, outside, timeout)
+    pb = make_player(b, sb, outside, timeout)
     try:
         if i % 2 == 0:
             g, forfeit = play_game(pa, pb)
@@ -101,6 +106,44 @@ def run_one(args):
     else:
         out = 0
     return (a, b, i, out, g.turns, note)
+
+
+def read_results(path):
+    """The games a results file (--results: JSON lines) holds, {(a, b, i, seed): (outcome, turns, forfeit)}.
+    Lines that are not whole records (a crash in the middle of writing one) are skipped."""
+    done = {}
+    try:
+        with open(path, "rb") as f:
+            for raw in f:
+                try:
+                    r = json.loads(raw)
+                    done[(r["a"], r["b"], r["i"], r["seed"])] = (r["out"], r["turns"], r["forfeit"])
+                except (ValueError, KeyError, TypeError):
+                    continue
+    except FileNotFoundError:
+        pass
+    return done
+
+
+class ResultsFile:
+    """Appends each finished game to a JSON-lines file at once (flushed and synced): a crash loses no game."""
+
+    def __init__(self, path):
+        self.f = open(path, "ab")
+        if self.f.tell():
+            with open(path, "rb") as r:
+                r.seek(-1, 2)
+                if r.read(1) != b"\n":
+                    self.f.write(b"\n")  # a line cut short by a crash stays on its own line
+
+    def add(self, a, b, i, seed, out, turns, note):
+        rec = {"a": a, "b": b, "i": i, "seed": seed, "out": out, "turns": turns, "forfeit": note}
+        self.f.write((json.dumps(rec) + "\n").encode())
+        self.f.flush()
+        os.fsync(self.f.fileno())
+
+    def close(self):
+        self.f.close()
 
 
 def _pct(k, n):
@@ -175,6 +218,11 @@ def main(argv=None):
     ap.add_argument("--write-docs", nargs="?", const="levels", default=None, metavar="SECTION",
                     help="also write the tables to docs/strength.md as section SECTION (default: levels), "
                          "with this command line, the commit and the date; other sections stay")
+    ap.add_argument("--results", metavar="FILE", default=None,
+                    help="JSON-lines file: each game is appended as it ends, and games already in it (same pairing, "
+                         "game number and --seed) are not played again; the tables count them (a crashed run resumes)")
+    ap.add_argument("--reply-timeout", type=float, default=None, metavar="S",
+                    help="seconds an outside bot may take for one move (default %.0f)" % REPLY_TIMEOUT)
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
@@ -206,25 +254,50 @@ def main(argv=None):
         pairs.append((parts[0], parts[1]))
     if not pairs:
         ap.error("no pairings")
-    jobs = [(a, b, i, args.seed, outside) for a, b in pairs for i in range(args.games)]
+    if args.reply_timeout is not None and not args.reply_timeout > 0:
+        ap.error("--reply-timeout must be more than 0 seconds")
+    jobs = [(a, b, i, args.seed, outside, args.reply_timeout) for a, b in pairs for i in range(args.games)]
     results = {p: [] for p in pairs}
     forfeits = {}
-    t0 = time.time()
-    if args.jobs > 1:
-        import multiprocessing
 
-        with multiprocessing.Pool(args.jobs) as pool:
-            done = pool.imap_unordered(run_one, jobs, chunksize=2)
-            for a, b, i, out, turns, note in done:
-                results[(a, b)].append((out, turns))
-                if note:
-                    forfeits[note] = forfeits.get(note, 0) + 1
-    else:
+    def count(a, b, out, turns, note):
+        results[(a, b)].append((out, turns))
+        if note:
+            forfeits[note] = forfeits.get(note, 0) + 1
+
+    store = None
+    before = 0
+    if args.results:
+        recorded = read_results(args.results)
+        todo = []
         for job in jobs:
-            a, b, i, out, turns, note = run_one(job)
-            results[(a, b)].append((out, turns))
-            if note:
-                forfeits[note] = forfeits.get(note, 0) + 1
+            r = recorded.get(job[:4])
+            if r is None:
+                todo.append(job)
+            else:
+                count(job[0], job[1], *r)
+                before += 1
+        jobs = todo
+        store = ResultsFile(args.results)
+    t0 = time.time()
+    try:
+        if args.jobs > 1:
+            import multiprocessing
+
+            with multiprocessing.Pool(args.jobs) as pool:
+                for a, b, i, out, turns, note in pool.imap_unordered(run_one, jobs, chunksize=2):
+                    if store is not None:
+                        store.add(a, b, i, args.seed, out, turns, note)
+                    count(a, b, out, turns, note)
+        else:
+            for job in jobs:
+                a, b, i, out, turns, note = run_one(job)
+                if store is not None:
+                    store.add(a, b, i, args.seed, out, turns, note)
+                count(a, b, out, turns, note)
+    finally:
+        if store is not None:
+            store.close()
     lines = ["tournament: %d games per pairing, seed %d, colours alternate, max %d turns (then a draw), %.0f s"
              % (args.games, args.seed, MAX_TURNS, time.time() - t0)]
     lines += table(results) + [""] + rating_lines(results)
@@ -232,6 +305,8 @@ def main(argv=None):
         lines.append("forfeits: %s lost %d game(s) by breaking the protocol (bad reply, illegal cell, crash or timeout)"
                      % (name, n))
     print("\n".join(lines))
+    if store is not None:  # (not part of the tables --write-docs keeps)
+        print("results: %d game(s) already in %s, %d played now and added" % (before, args.results, len(jobs)))
     if args.write_docs:
         import shlex
         from tools import report
