@@ -234,7 +234,7 @@ LEFT_OPEN = {"RootDirectory=/RootImage=", "SupplementaryGroups=", "PrivateDevice
 
 
 def test_systemd_analyze_security_rates_the_unit_safe(tmp_path):
-    # Debian's systemd 252 rates a unit file without booting it (--offline=yes). Before: 9.6 UNSAFE.
+    # Debian's systemd 252 rates a unit file without booting it (--offline=yes). Before: UNSAFE.
     import shutil
 
     exe = shutil.which("systemd-analyze")
