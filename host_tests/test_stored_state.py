@@ -88,7 +88,7 @@ def test_any_stored_bytes_still_give_a_whole_game_and_touch_nothing_else(tmp_pat
     want_s, want_c = expected(raw_settings, raw_scores)
 
     dev = Device(board="pico", mode="2p", seed=0, store_dir=folder, keep_frames=False)
-    app = dev._dev.app
+    app = dev.app  # (the CPython runtime's own App)
     # The values in use are the stored ones that mean something, the defaults for the rest ...
     assert app.settings.data == dict(want_s, mode="2p")
     assert app.scores.data == want_c
