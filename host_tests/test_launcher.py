@@ -467,3 +467,41 @@ def test_code_py_on_circuitpython_reloads_after_crashes_in_a_row(monkeypatch, tm
         exec(compile((ROOT / "circuitpython" / "code.py").read_text(), "code.py", "exec"), {"__name__": "__main__"})
     assert reloads == [1]
     assert "crash 5 at" in (tmp_path / "error.log").read_text()
+
+
+@pytest.mark.needs_node
+def test_feeding_the_watchdog_every_tick_allocates_nothing_on_micropython():
+    # The feed runs once per tick, beside the heap-locked frame and scan paths: it must not allocate either.
+    from tools import upy
+
+    code = """
+import micropython
+from firmware.watchdog import Watchdog
+from firmware.launcher import _fed
+class WDT:
+    n = 0
+    def __init__(self, timeout=0):
+        pass
+    def feed(self):
+        WDT.n += 1
+class M:
+    pass
+m = M()
+m.WDT = WDT
+wd = Watchdog(m, 'rp2040')
+tick = _fed(wd.feed, None)
+tick()  # the first feed arms it (allocates the WDT object)
+i = 0
+r = 'allocated'  # (every global exists before the lock: storing a new one may grow the globals dict)
+micropython.heap_lock()
+try:
+    while i < 100:
+        tick()
+        i += 1
+    r = 'ok'
+except MemoryError:
+    pass
+micropython.heap_unlock()
+print(r, WDT.n)
+"""
+    assert upy.run(code, files=upy.project_files("engine", "firmware")) == "ok 101\n"
