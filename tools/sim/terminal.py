@@ -308,8 +308,9 @@ def help_lines(mode, numpad_hint=True, b_turned=True, menu=None):
         return out
     tail = [dim + w("help.tab") + rst, dim + w("help.ctrl") + rst]
     if mode == "tutorial":
-        return [bold + w("help.tutorial") + rst, w("help.tutorial2"), w("help.tutorial3"), w("help.tutorial4"),
-                dim + w("help.tutorial5") + rst, ""] + tail
+        a, b = ({v: k for k, v in keys.items()} for keys in (PAD_A_KEYS, PAD_B_KEYS))
+        return [bold + w("help.tutorial") + rst, w("help.tutorial2", a=a["#"], b=b["#"]),
+                w("help.tutorial3", a=a["*"], b=b["*"]), w("help.tutorial4"), dim + w("help.tutorial5") + rst, ""] + tail
     a = [bold + w("help.pad_a") + rst,
          "  q w e      1 2 3",
          "  a s d  ->  4 5 6",
