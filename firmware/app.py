@@ -1,7 +1,7 @@
 """The device application: a non-blocking tick loop over pads, sound and frames, and the turn flow of every mode (attract, 2 players, vs computer, demo, tutorial); menu, status LEDs, key test and sounds live in their own modules."""
 from engine._compat import const
 from engine import Game, BLACK, WHITE, ONGOING, DRAW, IllegalMove, EV_CAPTURED, EV_HATCH
-from firmware.display import Display, STATUS_A, STATUS_B, BLUE, WARM
+from firmware.display import Display, STATUS_A, STATUS_B, BLUE, WARM, GREEN
 from firmware.scene import Scene
 from firmware.entry import Entry, IDLE, FB_ERROR
 from firmware.keypad import EventRing, DOWN, PAD_B
@@ -47,9 +47,15 @@ _OVER_MIN_MS = const(1500)
 _OVER_MAX_MS = const(10000)
 _SCORE_MS = const(3000)
 _MENU_HOLD_MS = const(2000)  # hold * on pad A this long (while idle) for the menu
-_IDLE_MS = const(300000)  # no key for 5 minutes while a turn waits: back to attract mode
+_IDLE_MS = const(300000)  # no key for 5 minutes while a turn or a tutorial lesson waits: back to attract mode
+# Tutorial: a lesson shows its position (the two coming moves blink) this long, plays its turn once,
+# then waits for the learner's key (# next, * back, any other key: again).
 _T_SHOW_MS = const(1800)
-_T_HOLD_MS = const(2500)
+# ...and meanwhile both status LEDs blink the lesson's number (n green blinks, a pause, again):
+# a device has no words, and a class can count along.
+_NUM_BLINK = const(300)
+_NUM_ON = const(150)
+_NUM_PAUSE = const(1200)
 
 
 class App:
@@ -111,7 +117,12 @@ class App:
         self.t_key = now
         self.state = _S_TURN
         self.was_sudden = False
-        self.lesson = 0
+        self.lesson = 0  # the tutorial's lesson (index into firmware.tutorial.LESSONS)
+        # The last refused entry, for the simulator's words (the device has none): bit 0 its pad, bit 1 set when
+        # the cell chosen is taken (else # came too soon), bits 2-9 a count that changes with every refusal.
+        # (One attribute, not three: a few more on the App grew its boot heap by kilobytes,
+        # `python -m tools.bench --only firmware` prints it.)
+        self.refused = 0
         self.frames = 0
         self.heavy = False
         self.downs = 0
@@ -151,6 +162,7 @@ class App:
             return
         if m == _M_TUTORIAL:
             self.lesson = 0
+            self.star_on = False
             self._lesson_start(now)
             return
         if _M_2P <= m <= _M_HARD:
@@ -226,16 +238,20 @@ class App:
         self._start_bot(seat + 1)
 
     def _lesson_start(self, now):
+        """Show lesson self.lesson's position with its two moves locked; the turn plays after _T_SHOW_MS.
+        A lesson starts on a key (or the mode's start): t_key, the idle clock, is also its number's blink clock."""
         from firmware.tutorial import LESSONS, setup
 
-        if self.lesson >= len(LESSONS):
+        if not 0 <= self.lesson < len(LESSONS):
             self.lesson = 0
-        setup(self.game, LESSONS[self.lesson], [0] * 81)
+        lesson = LESSONS[self.lesson]
+        setup(self.game, lesson, [0] * 81)
         self.scene.set_board(self.game)
-        self.entries[0].lock_cell(LESSONS[self.lesson][3])
-        self.entries[1].lock_cell(LESSONS[self.lesson][4])
+        self.entries[0].lock_cell(lesson[3])
+        self.entries[1].lock_cell(lesson[4])
         self.state = _S_SHOW
         self.t_state = now
+        self.t_key = now
 
     # ---- the loop ---------------------------------------------------------------
     def tick(self):
@@ -379,10 +395,16 @@ class App:
                         continue  # the computer's seat: its pad is not used
                     if self.trace is not None:
                         self.trace.append(("key", pad, chr(k & 255), self.game.turns))
-                    if e[pad].key(chr(k & 255), self.game) == FB_ERROR:
+                    ent = e[pad]
+                    d = ent.digits
+                    if ent.key(chr(k & 255), self.game) == FB_ERROR:
                         # The same blink and sound for every refused entry.
                         self.status.error(pad, now)
                         self.sound.play(REFUSE, now)
+                        # Why, for the simulator's words: a # after a block and a cell can only be
+                        # refused for a taken cell (public: the board shows it); otherwise # came too
+                        # soon. The count of digits may be shown (firmware/entry.py), never the digits.
+                        self.refused = (((self.refused >> 2) + 1) & 255) << 2 | pad | (2 if d >= 2 else 0)
                 self._menu_hold(now)
                 if self.mode != m:
                     return
@@ -536,28 +558,67 @@ class App:
             self.set_mode(to)
 
     def _tutorial(self, now):
-        from firmware.tutorial import LESSONS
+        """The learner paces the lessons: each plays its turn once, then waits. Keys on either pad: # next lesson,
+        * back one (on release: holding * on pad A opens the menu instead, as in every mode), any other key
+        plays the lesson again. Five minutes without a key: attract mode, as a waiting game does."""
+        clock = self.clock
+        ring = self.ring
+        pads = self.pads
+        go = 0  # 0: no key; 1 next, 2 back, 3 again
+        while True:
+            ev = ring.get()
+            if ev < 0:
+                break
+            ch = pads[1 if ev & PAD_B else 0].keys[ev & 63]
+            if ev & DOWN:
+                self.t_key = now
+                if ch == "#":
+                    go = 1
+                elif ch != "*":
+                    go = 3
+            elif ch == "*":
+                # (Only the tutorial's own * comes up here: the menu, the one way in, takes every key down.)
+                go = 2
+        if pads[0].held("*"):
+            if not self.star_on:
+                self.star_on = True
+                self.star_since = now
+            elif clock.ticks_diff(now, self.star_since) >= _MENU_HOLD_MS:
+                self.star_on = False
+                self.set_mode(_M_MENU)
+                return
+        else:
+            self.star_on = False
+        if go:
+            if go < 3:
+                from firmware.tutorial import LESSONS
 
-        k = self._next_key()
-        ch = chr(k & 255) if k >= 0 else ""
-        if ch == "*":
-            self.set_mode(_M_MENU)
+                n = len(LESSONS)
+                self.lesson = (self.lesson + (1 if go == 1 else n - 1)) % n
+            self._lesson_start(now)
+            return
+        if clock.ticks_diff(now, self.t_key) >= _IDLE_MS:
+            self.set_mode(_M_ATTRACT)
             return
         st = self.state
-        el = self.clock.ticks_diff(now, self.t_state)
         if st == _S_SHOW:
-            if el >= _T_SHOW_MS or ch == "#":
+            if clock.ticks_diff(now, self.t_state) >= _T_SHOW_MS:
                 self._reveal(now)
         elif st == _S_ANIM:
             sc = self.scene
-            if not sc.advance(now, self.clock):
+            if not sc.advance(now, clock):
                 self._settled(now)
             elif sc.began:
                 self._segment_sound(now)
-        elif st == _S_HOLD:
-            if el >= _T_HOLD_MS or ch == "#":
-                self.lesson = (self.lesson + 1) % len(LESSONS)
-                self._lesson_start(now)
+        # _S_HOLD: the lesson's result stays until a key
+
+    def _lesson_code(self, now):
+        """Status LED code while a lesson shows or waits: its number as green blinks, then a pause, over and over."""
+        k = self.lesson + 1
+        e = self.clock.ticks_diff(now, self.t_key) % (k * _NUM_BLINK + _NUM_PAUSE)
+        if e < k * _NUM_BLINK and e % _NUM_BLINK < _NUM_ON:
+            return GREEN << 4 | 15
+        return GREEN << 4 | 2
 
     # ---- drawing --------------------------------------------------------------
     def render(self, now):
@@ -590,6 +651,11 @@ class App:
                 else:
                     dp.put(a, sc.static_code(a))
                     dp.put(b, sc.static_code(b))
+        if m == _M_TUTORIAL and self.state != _S_ANIM:
+            c = self._lesson_code(now)
+            dp.put(STATUS_A, c)
+            dp.put(STATUS_B, c)
+            return
         st = self.status
         el = self.clock.ticks_diff(now, self.t_state)
         dp.put(STATUS_A, st.code(now, 0, m, self.state, el, self.thinking, self.game))

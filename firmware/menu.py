@@ -11,11 +11,8 @@ IDLE_MS = const(60000)  # a minute without a key: back to attract mode
 # Keys 1-6 pick a mode.
 _PICK = (M_2P, M_EASY, M_MEDIUM, M_HARD, M_TUTORIAL, M_ATTRACT)
 
-# Each key in words (the simulator's and the browser's menu panels list these; the device draws blocks instead).
-LABELS = (("1", "two players"), ("2", "vs computer: easy"), ("3", "vs computer: medium"),
-          ("4", "vs computer: hard"), ("5", "tutorial"), ("6", "attract mode"),
-          ("7", "brightness down"), ("8", "brightness up"), ("9", "seating: pad B turned or not"),
-          ("0", "volume"), ("#", "key test"), ("*", "leave the menu"))
+# The device has no words: it draws one block per key (render()). What each key does in words, in English
+# and Dutch, is the simulator's (tools/sim/narrate.py "menu.K"; its menu panels and the browser's list them).
 
 
 def centre(k):

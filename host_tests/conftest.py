@@ -15,6 +15,13 @@ if str(ROOT) not in sys.path:
 # ../shared/conformance when it is beside the checkout, else the copy kept here
 from tools.conformance import CASES_DIR as CONFORMANCE  # noqa: E402
 
+# The simulator speaks the system locale's language (tools/sim/language.py); the tests read its English words,
+# also on a Dutch machine. (The tests of the language choice pass their own environment.)
+from tools.sim.language import from_locale  # noqa: E402
+
+if from_locale() not in (None, "en"):
+    os.environ["LC_ALL"] = "C.UTF-8"
+
 
 def node_major():
     """The major version of the `node` on PATH (18 for v18.19.1), or None if it does not say."""

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from firmware.menu import LABELS
+from tools.sim.narrate import menu_items
 from tools import ROOT
 from tools.sim import Device, terminal
 from tools.sim.interface import SimDevice
@@ -27,7 +27,7 @@ def test_rp2040_runtime_plays_a_script_to_the_cpython_runtimes_board(rp2_image, 
         got = dev.report()
         # The SimDevice contract (test_sim_interface.py has the other kinds): what stays in the chip is None.
         assert isinstance(dev, SimDevice) and dev.runtime == "rp2040" and dev.mode_now == "2p"
-        assert dev.menu_labels() == LABELS and len(dev.last_pixels) == 83
+        assert dev.menu_labels() == menu_items() and len(dev.last_pixels) == 83
         assert dev.pad_b_turned() is None and dev.tally() is None and dev.game() is None
         assert "Pad A (black)" in terminal.compose(terminal.View.of(dev, "t"), 110, 40)
     finally:

@@ -2,7 +2,7 @@
 import pytest
 
 from engine import Game
-from firmware.menu import LABELS
+from tools.sim.narrate import menu_items
 from tools.sim import terminal
 from tools.sim.device import Device, CpythonDevice, UpyDevice, RUNTIMES
 from tools.sim.interface import SimDevice, NPIX
@@ -16,7 +16,7 @@ def check_contract(dev, runtime, narrates=True):
     """The interface's promises on a running device: identity, frames, words, reports, keys, time, read-back."""
     assert isinstance(dev, SimDevice) and dev.runtime == runtime in RUNTIMES
     assert isinstance(dev.seed, int) and isinstance(dev.board, str) and hasattr(dev.cfg, "LED_COUNT")
-    assert dev.menu_labels() == LABELS
+    assert dev.menu_labels() == menu_items()
     assert dev.pad_b_turned() in (True, False, None)
     tally = dev.tally()
     assert tally is None or (len(tally) == 3 and all(isinstance(n, int) for n in tally))

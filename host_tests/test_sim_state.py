@@ -35,11 +35,12 @@ def test_the_terminal_simulator_keeps_state_by_default(tmp_path, monkeypatch):
 def test_scores_are_kept_and_shown(tmp_path):
     dev = Device(board="pico", mode="2p", store_dir=str(tmp_path), seed=1)
     dev.run_script(DEMO)
-    dev.advance(12000)                           # game over, then the score screen
+    dev.advance(2000)                            # game over: kept at once
     scores = json.loads((tmp_path / "scores.json").read_text())
     assert scores["2p"] == [1, 0, 0] == dev.tally("2p")
     scr = st.compose(st.View(title="t", said=dev.said, tally=dev.tally("2p")), 110, 40)
     assert "Game over: black wins: 5 in a row (so far: black 1, white 0, draws 0)" in st._ESC.sub("", scr)
+    dev.advance(10000)                           # the score screen, then the next game
     # The score screen lights black's tally from a1 (empty on the final board): only with scores kept.
     lit = [px for t, px in dev.frames if t > 27000 and dev.cell_pixels(px)[0][2] > 40]
     assert lit, "the score screen never showed black's win"

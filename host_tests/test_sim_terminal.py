@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from firmware.menu import LABELS
+from tools.sim.narrate import menu_items, MENU_KEYS
 from tools.sim import terminal as st
 from tools.sim.interface import SimDevice
 from tools.sim.screen import board_exposure
@@ -248,11 +248,21 @@ def test_device_time_follows_wall_time():
 def test_the_tutorial_panel_shows_the_lesson_and_only_its_turn():
     from tools.sim import Device
     dev = Device(board="pico", mode="tutorial", seed=1)
-    dev.advance(8000)                                   # lesson 1 played, lesson 2 (collision) played
+    dev.advance(4000)                                   # lesson 1 played: it waits
+    dev.tap("A", "#")
+    dev.advance(4000)                                   # lesson 2 (collision) played
     scr = st.compose(st.View(mode=dev.mode_now, title="t", said=dev.said), 110, 40)
     plain = st._ESC.sub("", scr)
     assert "Lesson 2 of 10: Collision." in plain and "both chose e4: egg #1 laid" in plain
     assert "black e5, white d4" not in plain            # lesson 1's turn is gone with lesson 1
+    dev.tap("B", "5")                                   # again: told again, once on screen
+    dev.advance(4000)
+    assert [k for _, k, _ in dev.said].count("lesson") == 3
+    plain = st._ESC.sub("", st.compose(st.View(mode=dev.mode_now, title="t", said=dev.said), 110, 40))
+    assert plain.count("both chose e4: egg #1 laid") == 1
+    # The keys that pace it are on screen: # next, * back, any other key again (and which keyboard keys they are).
+    assert "# (3 or 9): the next lesson" in plain and "* (1 or 7): one lesson back" in plain
+    assert "any other key: play it again" in plain
 
 
 def test_game_over_line_stays_until_the_next_turn():
@@ -274,7 +284,7 @@ def test_oldest_egg_is_marked_and_legend_names_the_colours():
 
 
 def test_the_menu_panel_lists_the_devices_labels():
-    assert st.menu_items() == LABELS
+    assert st.menu_items() == menu_items()
     scr = st._ESC.sub("", "\n".join(st.help_lines("menu", menu=(("1", "two players"), ("2", "tea break")))))
     assert "2  tea break" in scr and "vs computer" not in scr      # the view's labels, not the default's
     view = st.View(mode="menu", title="t", menu=(("1", "two players"), ("2", "tea break")))
@@ -282,13 +292,15 @@ def test_the_menu_panel_lists_the_devices_labels():
     assert "4  vs computer: hard" in st._ESC.sub("", st.compose(st.View(mode="menu", title="t"), 110, 40))
 
 
-@pytest.mark.parametrize("key,label", [kl for kl in LABELS if kl[0] in "123456#*"])
-def test_menu_labels_say_what_the_firmware_menu_does(key, label):
-    """The menu's labels (firmware/menu.py, listed by the terminal and the browser) are checked against what its keys do."""
+@pytest.mark.parametrize("key", [k for k in MENU_KEYS if k in "123456#*"])
+def test_menu_labels_say_what_the_firmware_menu_does(key):
+    """The menu's labels (tools/sim/narrate.py, listed by the terminal and the browser) are checked against what
+    firmware/menu.py's keys do."""
     from tools.sim import Device
     picks = {"two players": "2p", "vs computer: easy": "easy", "vs computer: medium": "medium",
              "vs computer: hard": "hard", "tutorial": "tutorial", "attract mode": "attract", "key test": "keytest",
              "leave the menu": "attract"}
+    label = dict(menu_items())[key]
     dev = Device(board="pico", mode="2p", seed=1)
     dev.press("A", "*")
     dev.advance(2300)
@@ -308,3 +320,85 @@ def test_key_test_mode_explains_itself_and_tab_leaves_it():
     f.push("A", "*", hold_ms=st.KeyFeeder.LONG_MS)          # what Tab sends
     st.advance(dev, f, 0, 2600)
     assert dev.mode_now == "menu"
+
+
+# ---------------------------------------------------------------- issue 26's terminal nits
+
+def test_both_hands_have_a_zero_key_and_it_changes_the_volume_in_the_menu():
+    assert st.decode(b"28") == [("key", "A", "0"), ("key", "B", "0")]
+    help_a = st._ESC.sub("", "\n".join(st.help_lines("2p")))
+    assert "2 = 0" in help_a and "8 = 0" in help_a
+    menu = st._ESC.sub("", "\n".join(st.help_lines("menu")))
+    assert "0  volume" in menu and "1 2 3 = * 0 #" in menu
+    from tools.sim import Device
+    dev = Device(board="pico", mode="menu", seed=1)
+    vol = dev.app.sound.volume
+    f = st.KeyFeeder()
+    for _, pad, key in st.decode(b"28"):
+        f.push(pad, key)
+    st.advance(dev, f, 0, 600)
+    assert dev.app.sound.volume == (vol + 2) % 4           # one step per hand (firmware/sound.py VOLUMES)
+
+
+def _refusals(b_pending):
+    """A 2p game after one turn (e5, d4): pad B has typed `b_pending` (or nothing), then pad A chooses the taken e5."""
+    from tools.sim import Device
+    dev = Device(board="pico", mode="2p", seed=1)
+    dev.run_script("A move e5\nB move d4\nsync\n" + b_pending + "A move e5\nwait 300\n")
+    return dev, [(k, text) for _, k, text in dev.said if k == "refused"]
+
+
+def test_a_refused_move_on_a_taken_cell_is_said_for_that_pad_only():
+    dev, said = _refusals("")
+    assert said == [("refused", "pad A: that cell is taken, choose another")]
+    screen = st._ESC.sub("", st.compose(st.View.of(dev, "t"), 80, 24))
+    assert "pad A: that cell is taken" in screen           # the newest line fits even on 80x24
+    # Secrecy: the words are the same whatever the other player has typed or locked (only A's own refusal).
+    for pending in ("B 1\n", "B move a1\n", "B move i9\n"):
+        assert _refusals(pending)[1] == said
+    # A # before a block and a cell is refused too, and said as that.
+    dev.run_script("B 5\nB #\nwait 300\n")
+    assert dev.said[-1][1:] == ("refused", "pad B: first a block and a cell, then #")
+
+
+def test_the_game_over_line_goes_when_the_next_game_begins():
+    from tools.sim import Device
+    from conftest import ROOT
+    dev = Device(board="pico", mode="2p", seed=1)
+    dev.run_script((ROOT / "docs" / "demo-game.txt").read_text())
+    dev.advance(2000)
+    assert "Game over: black wins" in st._ESC.sub("", st.compose(st.View.of(dev, "t"), 110, 40))
+    dev.advance(15000)                                     # the score picture, then a new, empty game
+    assert dev.game().turns == 0 and dev.said[-1][1] == "game"
+    assert "Game over" not in st._ESC.sub("", st.compose(st.View.of(dev, "t"), 110, 40))
+
+
+def test_the_terminal_starts_as_wts_play_does(monkeypatch, tmp_path):
+    from tools import play
+    from tools.sim import cli
+    seen = []
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    monkeypatch.setattr(st, "run", lambda args: seen.append(args.mode) or 0)
+    assert cli.main([]) == 0 and play.main(["--sim"]) == 0
+    assert seen == ["medium", "medium"]                    # against the computer, medium, both ways
+    assert cli.build_parser().parse_args([]).mode is None  # headless keeps 2p (its scripts type for both pads)
+
+
+@pytest.mark.parametrize("turned", [True, False])
+def test_two_players_are_told_how_pad_b_is_turned_and_which_menu_key_changes_it(turned):
+    from tools.sim import Device
+    screen = st._ESC.sub("", st.compose(st.View(mode="2p", title="t", b_turned=turned), 80, 24))
+    cell = "i9" if turned else "a1"
+    assert ("turned 180°" if turned else "not turned") in screen
+    assert "u u # plays %s; menu key 9 changes it" % cell in screen
+    # What it says is what the firmware does: u u # on the keyboard is pad B's top-left key twice, then lock.
+    dev = Device(board="pico", mode="2p", seed=1)
+    if not turned:
+        dev.run_script("A press *\nwait 2300\nA release *\nwait 200\nA 9\nA 1\nwait 300\n")   # menu, 9, two players
+        assert dev.pad_b_turned() is False and dev.mode_now == "2p"
+    f = st.KeyFeeder()
+    for ev in st.decode(b"uu9"):
+        f.push(ev[1], ev[2])
+    st.advance(dev, f, 0, 600)
+    dev.run_script("A move e5\nsync\n")
+    assert [(k, x) for _, k, x in dev.said if k == "place"] == [("place", "black e5, white %s" % cell)]

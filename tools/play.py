@@ -5,6 +5,7 @@ import sys
 import boards
 from firmware.modes import BOT_LEVELS
 from tools.sim.cli import seed_arg
+from tools.sim.narrate import LANGS
 
 
 # What a player may ask the simulator for (the firmware's own mode names, firmware/modes.py).
@@ -41,6 +42,8 @@ def build_parser():
                     help="the simulator's runtime (default cpython; micropython runs the real interpreter and needs Node 20+; "
                          "rp2040 runs the exact Pico firmware image on an emulated RP2040)")
     ap.add_argument("--forget", action="store_true", help="keep no settings or scores this time")
+    ap.add_argument("--lang", choices=LANGS,
+                    help="the simulator's words: en or nl (default: the last one chosen, else the system locale)")
     return ap
 
 
@@ -95,7 +98,8 @@ def main(argv=None):
     from tools.sim import cli
 
     sim_args = ["--mode", mode]
-    for flag, value in (("--board", args.board), ("--seed", args.seed), ("--runtime", args.runtime)):
+    for flag, value in (("--board", args.board), ("--seed", args.seed), ("--runtime", args.runtime),
+                        ("--lang", args.lang)):
         if value is not None:
             sim_args += [flag, str(value)]
     if args.forget:

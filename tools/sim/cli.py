@@ -6,13 +6,14 @@ import sys
 import boards
 from tools.sim.device import Device, MODES, RUNTIMES, SEED_LIMIT
 from tools.sim.keyscript import parse_script
+from tools.sim.narrate import LANGS
 
 
 def say_line(t, kind, text):
     """One narration line of the headless output: `@ 12.3 s  both chose e5: egg #1 laid`."""
     if kind == "mode":
-        from tools.sim.narrate import mode_title
-        text = "mode: " + mode_title(text)
+        from tools.sim.narrate import mode_title, word
+        text = word("mode_line", title=mode_title(text))
     return "@ %5.1f s  %s" % (t / 1000.0, text)
 
 
@@ -81,9 +82,10 @@ def build_parser():
         "`wait 300` (ms), `sync` (run until both players are asked for the next move); `;` starts a comment.",
     )
     p.add_argument("--headless", action="store_true", help="no screen: run --script and print the final board")
-    p.add_argument("--mode", default="2p", choices=MODES,
+    p.add_argument("--mode", default=None, choices=MODES,
                    help="2p, easy/medium/hard (you are black on pad A), demo (computer vs computer), attract, "
-                        "tutorial, menu, keytest (default 2p)")
+                        "tutorial, menu, keytest (default: medium, as ./wts play; with --headless 2p, as the key "
+                        "scripts type for both pads)")
     p.add_argument("--script", help="key script file ('-' = stdin); needed with --headless")
     p.add_argument("--narrate", action="store_true",
                    help="with --headless: also print what happened, one line per event, before the board")
@@ -97,6 +99,9 @@ def build_parser():
                    help="folder for settings.json/scores.json (default: the per-user state folder in the terminal, "
                         "$XDG_STATE_HOME/what-the-shell or ~/.local/state/what-the-shell; nothing with --headless)")
     p.add_argument("--forget", action="store_true", help="keep no settings or scores (the terminal UI's default is to keep them)")
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="the simulator's words: en (English) or nl (Dutch); kept for the next runs beside the "
+                        "settings (default: the one kept, else the system locale LC_ALL/LC_MESSAGES/LANG, else en)")
     return p
 
 
@@ -108,15 +113,24 @@ def main(argv=None):
         ap.error("unknown board %r; valid boards: %s (the files in boards/)" % (args.board, ", ".join(valid)))
     if args.forget and args.store:
         ap.error("--forget and --store DIR contradict each other: choose one")
+    from tools.sim import language, narrate
+
     if args.headless:
         if not args.script:
             ap.error("--headless needs --script FILE (see --help for the script lines)")
+        narrate.set_lang(language.choose(args.lang, args.store))
+        if args.mode is None:
+            args.mode = "2p"
         return run_headless(args)
     if args.narrate:
         ap.error("--narrate is for --headless; the terminal simulator always shows what happened beside the board")
     if args.store is None and not args.forget:
         from tools.sim.state import state_dir
         args.store = state_dir()
+    narrate.set_lang(language.choose(args.lang, args.store))
     from tools.sim import terminal
+
+    if args.mode is None:
+        args.mode = terminal.DEFAULT_MODE
 
     return terminal.run(args)

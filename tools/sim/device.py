@@ -112,7 +112,8 @@ class CpythonDevice(SimDevice):
 
 class UpyDevice(SimDevice):
     """The same VirtualDevice, run inside real MicroPython (tools.upy.Session); frames come back as hex lines,
-    sentences as `@N` lines. The live Game, the seating and the scores stay in the guest (None here)."""
+    sentences as `@N` lines, in the host's language (narrate.get_lang() when the device opens). The live Game,
+    the seating and the scores stay in the guest (None here)."""
 
     def __init__(self, cfg, board, mode, seed, store_dir=None, keep_frames=True, on_frame=None, on_say=None):
         from tools import upy
@@ -124,6 +125,7 @@ class UpyDevice(SimDevice):
         self.session = upy.Session(files=guest_files(), timeout=900.0)  # a whole scripted game can run in one call
         self._exec(
             "import sys\nsys.path.insert(0, '/')\nimport vdevice, boards, narrate, ubinascii\n"
+            "narrate.set_lang(%r)\n"
             "_fr = []\n"
             "def _on(t, raw):\n    _fr.append((t, ubinascii.hexlify(raw)))\n"
             "dev = vdevice.VirtualDevice(boards.load(%r), mode=%r, seed=%d, store_dir=%r, on_frame=_on, keep_frames=False)\n"
@@ -131,7 +133,8 @@ class UpyDevice(SimDevice):
             "narrate.watch(dev.app, _say)\n"
             "def _flush():\n    for t, h in _fr:\n"
             "        if isinstance(h, str):\n            print('@N', t, h[3:])\n"
-            "        else:\n            print('@F', t, h.decode())\n    _fr.clear()\n" % (board, mode, seed, store_dir)
+            "        else:\n            print('@F', t, h.decode())\n    _fr.clear()\n"
+            % (narrate.get_lang(), board, mode, seed, store_dir)
         )
 
     def _exec(self, code):

@@ -120,10 +120,11 @@ class SimDevice:
         return None
 
     def menu_labels(self):
-        """[(key, label)] of the firmware's menu (firmware/menu.py LABELS: every runtime runs that file)."""
-        from firmware.menu import LABELS
+        """[(key, label)] of the firmware's menu in the simulator's language (tools/sim/narrate.py menu_items(): the
+        words for what firmware/menu.py does, which every runtime runs)."""
+        from tools.sim.narrate import menu_items
 
-        return LABELS
+        return menu_items()
 
     # ---- keys
     def press(self, pad, key):

@@ -16,20 +16,20 @@ from tools.sim.screen import board_exposure, board_gamma, perceived
 # ---------------------------------------------------------------- keys
 
 # Both hands rest on the same 3x3 shape the pads have, so "top-left key" is
-# top-left on the keyboard too. The row above gives * (back) on the left and
-# # (lock) on the right of each hand, like the pad's bottom row mirrored up —
-# there is no usable key row *below* z x c / m , . on a keyboard.
+# top-left on the keyboard too. The row above gives * 0 # (back, zero, lock)
+# like the pad's bottom row mirrored up — there is no usable key row *below*
+# z x c / m , . on a keyboard. (0 only does something in the menu: the volume.)
 PAD_A_KEYS = {
     "q": "1", "w": "2", "e": "3",
     "a": "4", "s": "5", "d": "6",
     "z": "7", "x": "8", "c": "9",
-    "1": "*", "3": "#",
+    "1": "*", "2": "0", "3": "#",
 }
 PAD_B_KEYS = {
     "u": "1", "i": "2", "o": "3",
     "j": "4", "k": "5", "l": "6",
     "m": "7", ",": "8", ".": "9",
-    "7": "*", "9": "#",
+    "7": "*", "8": "0", "9": "#",
 }
 # The number pad in application mode (we switch it on with ESC =; xterm and
 # most terminals then send SS3 codes when NumLock is off). Mapped by
@@ -47,6 +47,9 @@ SUSPEND = "\x1a"          # Ctrl-Z
 REDRAW = "\x0c"           # Ctrl-L
 
 SINGLE_PLAYER = BOT_LEVELS    # the modes where pad B's seat is the computer (firmware/modes.py)
+# The terminal starts as `./wts play` does (tools/play.py): you against the computer, medium. Two players on one
+# keyboard: --mode 2p, or menu key 1. (The headless runner keeps 2p: its key scripts type for both pads.)
+DEFAULT_MODE = "medium"
 
 
 def decode(data, single_player=False):
@@ -249,14 +252,14 @@ def matrix_lines(cells, status, gamma, exposure, led="●", oldest=-1):
         return panel(left + fg(c) + led + lab + " " + text, len(left) + 2 + len(text))
 
     head = "    " + " ".join(COLS)
-    lines = [panel("", 0), status_line(status[1], "B white"), panel("", 0), panel(head, len(head))]
+    lines = [panel("", 0), status_line(status[1], narrate.word("status.b")), panel("", 0), panel(head, len(head))]
     for r in range(9):
         s = " %d " % (r + 1)
         for c in range(9):
             i = r * 9 + c
             s += (fg(EGG_MARK) + OLDEST_MARK if i == oldest else " ") + fg(screen_colour(cells[i], gamma, exposure)) + led
         lines.append(panel(s + lab + "  %d" % (r + 1), 3 + 18 + 3))
-    lines += [panel(head, len(head)), panel("", 0), status_line(status[0], "A black"), panel("", 0)]
+    lines += [panel(head, len(head)), panel("", 0), status_line(status[0], narrate.word("status.a")), panel("", 0)]
     return lines
 
 
@@ -271,66 +274,73 @@ def pal(colour):
 
 def legend_lines(led="●"):
     """What the colours mean, under the matrix (colours from the firmware's own palette)."""
+    w = narrate.word
+
     def item(colour, text):
         return fg(pal(colour)) + led + RESET + " " + text
-    return [item(BLUE, "black  ") + " " + item(WARM, "white  ") + " " + item(AMBER, "egg"),
-            fg(EGG_MARK) + OLDEST_MARK + RESET + " oldest egg " + item(RED, "caught")]
+    return [item(BLUE, "%-7s" % w("black")) + " " + item(WARM, "%-7s" % w("white")) + " " + item(AMBER, w("egg")),
+            fg(EGG_MARK) + OLDEST_MARK + RESET + " " + w("legend.oldest") + " " + item(RED, w("legend.caught"))]
 
 
 def menu_items():
-    """[(key, label)] of the firmware's menu (firmware/menu.py is their home; the browser edition lists them too)."""
-    from firmware.menu import LABELS
+    """[(key, label)] of the firmware's menu in the current language (tools/sim/narrate.py holds the words,
+    firmware/menu.py what the keys do; the browser edition lists them too)."""
+    return narrate.menu_items()
 
-    return LABELS
+
+def _hand_keys(keys):
+    """'1 = * back  2 = 0  3 = # lock': which keyboard keys of one hand are the pad's *, 0 and #."""
+    by = {v: k for k, v in keys.items()}
+    return narrate.word("help.keys", star=by["*"], zero=by["0"], hash=by["#"])
 
 
 def help_lines(mode, numpad_hint=True, b_turned=True, menu=None):
     """The key map (or, in the menu, the menu's items: `menu` [(key, label)], default menu_items()), drawn next to the matrix."""
+    w = narrate.word
     single = mode in SINGLE_PLAYER
     dim, bold, rst = "\x1b[2m", "\x1b[1m", RESET
     if mode == "menu":
-        out = [bold + "Menu: press a key on either pad" + rst]
+        out = [bold + w("help.menu") + rst]
         for key, label in (menu if menu is not None else menu_items()):
             out.append("  %s  %s" % (key, label))
-        out.append(dim + "  (keys: q w e / a s d / z x c = 1-9," + rst)
-        out.append(dim + "   1 = *, the same on the right hand)" + rst)
+        out.append(dim + "  " + w("help.menu_keys") + rst)
+        out.append(dim + "  " + w("help.menu_keys2") + rst)
         return out
-    a = [bold + "Pad A (black): left hand" + rst,
+    tail = [dim + w("help.tab") + rst, dim + w("help.ctrl") + rst]
+    if mode == "tutorial":
+        a, b = ({v: k for k, v in keys.items()} for keys in (PAD_A_KEYS, PAD_B_KEYS))
+        return [bold + w("help.tutorial") + rst, w("help.tutorial2", a=a["#"], b=b["#"]),
+                w("help.tutorial3", a=a["*"], b=b["*"]), w("help.tutorial4"), dim + w("help.tutorial5") + rst, ""] + tail
+    a = [bold + w("help.pad_a") + rst,
          "  q w e      1 2 3",
          "  a s d  ->  4 5 6",
          "  z x c      7 8 9",
-         "  1 = * back   3 = # lock"]
+         "  " + _hand_keys(PAD_A_KEYS)]
     if single:
-        b = [bold + "Pad B (white): the computer (%s)" % mode + rst,
-             dim + "  (u i o / j k l / m , .  work in" + rst,
-             dim + "   the menu and in 2-player games)" + rst]
+        b = [bold + w("help.pad_b_cpu", level=w("level." + mode)) + rst,
+             dim + "  " + w("help.cpu") + rst,
+             dim + "  " + w("help.cpu2") + rst]
     else:
-        b = [bold + "Pad B (white): right hand" + rst,
+        b = [bold + w("help.pad_b") + rst,
              "  u i o      1 2 3",
              "  j k l  ->  4 5 6",
              "  m , .      7 8 9",
-             "  7 = * back   9 = # lock"]
-        if b_turned:
-            b += [dim + "  turned 180°: white sits opposite, so" + rst,
-                  dim + "  its 1 is the screen's bottom right" + rst]
-        elif b_turned is False:
-            b += [dim + "  not turned (seating: side by side)," + rst,
-                  dim + "  its 1 is the screen's top left" + rst]
+             "  " + _hand_keys(PAD_B_KEYS)]
+        if b_turned is not None:
+            # Two students on one keyboard: pad B's grid is turned 180° by default (its player sits
+            # opposite), so the keyboard's top-left key is the board's bottom right. Said plainly,
+            # with the menu key that changes it (firmware/menu.py: 9).
+            b += ["  " + w("help.turned" if b_turned else "help.flat"),
+                  "  " + w("help.seating", cell="i9" if b_turned else "a1")]
         if numpad_hint:
-            b.append(dim + "  or the number pad by position" + rst)
-            b.append(dim + "  (NumLock off, 0 = *, Enter = #)" + rst)
+            b.append(dim + "  " + w("help.numpad") + rst)
+            b.append(dim + "  " + w("help.numpad2") + rst)
     head = []
     if mode == "keytest":
-        head = [bold + "Key test: each key lights its place." + rst,
-                "Pad A top left, pad B bottom right (turned).",
-                "Hold * (Tab) for the menu.", ""]
+        head = [bold + w("help.keytest") + rst, w("help.keytest2"), w("help.keytest3"), ""]
     if mode in ("attract", "demo"):
-        head = [bold + "The computer plays itself." + rst,
-                "Any key: the menu; # : the last mode.", ""]
-    tail = ["", "First key: block, second: cell, # locks.",
-            dim + "Typed keys are never shown." + rst,
-            dim + "Tab menu (holds * on pad A)" + rst,
-            dim + "Ctrl-C quit  Ctrl-L redraw  Ctrl-Z suspend" + rst]
+        head = [bold + w("help.attract") + rst, w("help.attract2"), ""]
+    tail = ["", w("help.entry"), dim + w("help.secret") + rst] + tail
     return head + a + [""] + b + tail
 
 
@@ -347,18 +357,19 @@ def wrap(text, width):
 
 
 def story_lines(said, width, height, over=None, lesson=None):
-    """The narration panel: a lesson caption or the game-over line in bold, then the newest sentences that fit."""
+    """The narration panel: a lesson caption or the game-over line (`over`, whole) in bold, then the newest
+    sentences that fit."""
     bold, dim, rst = "\x1b[1m", "\x1b[2m", RESET
     out = []
-    for text in ([lesson] if lesson else []) + (["Game over: " + over] if over else []):
+    for text in ([lesson] if lesson else []) + ([over] if over else []):
         out += [bold + x + rst for x in wrap(text, max(10, width))]
     if lesson:       # in the tutorial, only what this lesson's turn did
         start = max([i for i, e in enumerate(said) if e[1] == "lesson"] or [0])
         said = said[start:]
-    lines = [text for _, kind, text in said if kind not in ("mode", "lesson")]
+    lines = [text for _, kind, text in said if kind not in ("mode", "lesson", narrate.K_GAME)]
     room = height - len(out) - 1
     if lines and room > 0:
-        out.append(dim + "What happened (newest last):" + rst)
+        out.append(dim + narrate.word("happened") + rst)
         out += ["  " + x for x in lines[-room:]]
     return [clip(x, width) for x in out[:max(0, height)]]
 
@@ -444,11 +455,14 @@ def compose(view, cols, rows):
         # Stacked: the matrix, then as much of the key map as fits.
         body = ["  " + x for x in m] + [""] + ["  " + x for x in h][: rows - len(m) - 3]
     else:
-        need = "terminal too small: %dx%d, need at least %dx%d" % (cols, rows, mw + 2, len(m) + 7)
+        need = narrate.word("too_small", cols=cols, rows=rows, need_cols=mw + 2, need_rows=len(m) + 7)
         return "\x1b[H\x1b[2J" + need[:max(1, cols)]
     over, lesson = game_over(said, mode), lesson_caption(said, mode)
-    if over and view.tally:
-        over += " (so far: black %d, white %d, draws %d)" % tuple(view.tally)
+    if over:
+        over = narrate.word("game_over", result=over)
+        if view.tally:
+            t = view.tally
+            over += narrate.word("so_far", black=t[0], white=t[1], draws=t[2])
     story = story_lines(said, cols - 3, rows - 1 - len(body) - 1, over, lesson)
     lines = ["\x1b[1m" + view.title + RESET] + body + ([""] + ["  " + x for x in story] if story else [])
     # Never let a line wrap (auto-wrap is off, but a clipped line is also cheaper to send).
@@ -457,13 +471,14 @@ def compose(view, cols, rows):
 
 
 def game_over(said, mode):
-    """The result sentence while the finished game is still on the board (until the next turn or mode), else None."""
+    """The result sentence while the finished game is still on the board (until a new game, a turn or a mode
+    change), else None."""
     if mode in ("menu", "tutorial"):
         return None
     for _, kind, text in reversed(said):
         if kind == "result":
             return text
-        if kind in ("place", "egg", "mode"):
+        if kind in ("place", "egg", "mode", narrate.K_GAME):
             return None
     return None
 
@@ -595,7 +610,7 @@ def play(make_device, title, in_fd, out_fd, fps=30, clock=time.monotonic, max_se
     last_shown = None
     try:
         term.enter()
-        term.write("\x1b[H" + title + "\r\n\r\nstarting the firmware...")
+        term.write("\x1b[H" + title + "\r\n\r\n" + narrate.word("starting"))
         device = make_device()
         if not isinstance(device, SimDevice):
             raise TypeError("the terminal plays a tools.sim.interface.SimDevice, not %r" % (device,))
@@ -665,7 +680,7 @@ def run(args):
     import boards
     from tools.sim.device import Device, fresh_seed
     board_name = getattr(args, "board", None) or "pico"
-    mode = getattr(args, "mode", None) or "2p"
+    mode = getattr(args, "mode", None) or DEFAULT_MODE
     try:
         boards.load(board_name)      # a board file that cannot load is told before the terminal goes raw
     except ValueError as e:
@@ -688,13 +703,12 @@ def run(args):
         return made[0]
 
     # The firmware changes mode itself (menu): play() adds the current one to this title.
-    title = "What the Shell — board %s, seed %d" % (board_name, seed)
+    title = narrate.word("title", board=board_name, seed=seed)
     try:
         play(factory, title, sys.stdin.fileno(), sys.stdout.fileno(), max_seconds=getattr(args, "max_seconds", None))
     finally:
         for d in made:
             d.close()
     store = kw.get("store_dir")
-    print("tools.sim: seed %d (--seed %d plays the same game again)%s"
-          % (seed, seed, "; settings and scores kept in %s" % store if store else ""))
+    print(narrate.word("seed_note", seed=seed) + (narrate.word("kept", folder=store) if store else ""))
     return 0
