@@ -177,7 +177,10 @@ class Pico:
                  max_frames=5000, timeout=30.0):
         import boards
 
+        from firmware.boardcheck import check
+
         self.cfg = boards.load(board)           # ValueError listing the boards
+        check(self.cfg)                         # the one board-file check (a BoardError, a ValueError, naming each problem)
         if getattr(self.cfg, "CHIP", "rp2040") != "rp2040":
             raise ValueError("board %s is not wired to an RP2040 (CHIP %r): the emulated Pico needs an RP2040 board file"
                              % (board, self.cfg.CHIP))

@@ -20,9 +20,9 @@ def main(argv=None):
     ap.add_argument("--flash", help="flash image file, created if missing (default: a temporary one, deleted at exit)")
     ap.add_argument("--bootrom", help="RP2040 boot ROM, 16 KiB (default: bootrom-b1.bin beside the UF2 or in ../shared/rp2)")
     ap.add_argument("--port", type=int, default=0, help="TCP port on 127.0.0.1 (default: any free port)")
-    rp2040_boards = [n for n in boards.names() if getattr(boards.load(n), "CHIP", None) == "rp2040"]
-    ap.add_argument("--board", default="pico", choices=rp2040_boards,
-                    help="board file for the keypads, LEDs and buzzer: an RP2040 one (default: pico)")
+    ap.add_argument("--board", default="pico",
+                    help="board file for the keypads, LEDs and buzzer: an RP2040 one (default: pico; boards: %s)"
+                    % ", ".join(boards.names()))
     ap.add_argument("--realtime", action="store_true", help="never run ahead of the wall clock (for watching the LEDs)")
     args = ap.parse_args(argv)
     uf2 = args.uf2
