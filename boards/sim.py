@@ -1,8 +1,6 @@
 """Board config: the virtual board used by tools/sim/ and the tests (an RP2040 with other wiring: a 4x4 membrane on pad A, direct buttons on pad B, to exercise every pad type)."""
 NAME = "sim"
-PLATFORM = "rp2"
-MACHINES = ("Raspberry Pi Pico with RP2040",)   # a Pico wired otherwise (the emulated Pico runs it too)
-CHIP = "rp2040"
+CHIP = "rp2040"                # no MACHINES: no real board is wired like this (the emulated Pico runs it: tools.rp2040)
 LED_PIN = 28
 LED_COUNT = 83
 MATRIX_LAYOUT = "progressive"

@@ -235,9 +235,11 @@ class FakeRepl:
                 continue
             t0 = time.monotonic()
             c.settimeout(0.1)
-            if self.boot_s:
-                c.sendall(self.boot_log)
+            next_log = t0
             while not self.stop.is_set():
+                if time.monotonic() - t0 < self.boot_s and time.monotonic() >= next_log:
+                    c.sendall(self.boot_log)       # the boot ROM and bootloader talk while the chip boots
+                    next_log += 0.3
                 try:
                     data = c.recv(256)
                 except OSError:

@@ -52,7 +52,7 @@ CIRCUITPYTHON_USB = {0x239A: "Adafruit"}
 # MicroPython or a boot log by SILENT_S is something else: both end then.
 INTERRUPT_FOR_S = 6.0
 INTERRUPT_EVERY_S = 0.5
-SILENT_S = 2.0
+SILENT_S = 3.0
 # What a MicroPython board (or an ESP32's boot ROM) says that other firmware does not.
 MICROPYTHON_SIGNS = (b"MicroPython", b">>>", b"raw REPL", b"soft reboot", b"Traceback", b"ESP-ROM", b"rst:0x", b"ets ")
 
@@ -646,9 +646,10 @@ def survey(dev, storage_dir="/", root=ROOT):
     return {"files": listing, "record": record, "foreign": foreign_files(listing, heads, record, storage_dir, root)}
 
 
-def refuse_other_boards(info, board, cfg, port, root=ROOT):
+def refuse_other_boards(info, board, cfg, port, root=ROOT, emulated=False):
     """DeployError unless the board is a MicroPython board of the kind `cfg` (boards/<board>.py) is wired for, as the
-    board itself says (its port, sys.implementation._machine): never a guess from USB ids."""
+    board itself says (its port, sys.implementation._machine): never a guess from USB ids. `emulated`: the board is
+    an emulator wired from this very board file (tools.rp2040), so any board file of its chip fits it."""
     import boards
 
     if info["implementation"] != "micropython":
@@ -657,8 +658,8 @@ def refuse_other_boards(info, board, cfg, port, root=ROOT):
                               "copy the game to its CIRCUITPY drive with python -m tools.circuitpy --board NAME "
                               "(a CircuitPython board file such as feather_rp2040)" % (port, info["machine"] or "?"))
         raise DeployError("the board at %s runs %s, not MicroPython: nothing was written" % (port, info["implementation"]))
-    if info["platform"] in EMULATORS:
-        return   # the virtual board emulates whichever board file it is given
+    if info["platform"] in EMULATORS or emulated:
+        return   # the virtual board and the emulated Pico are wired from whichever board file they are given
     want = boards.platform(cfg)
     if want and info["platform"] != want:
         raise DeployError("this board runs the %s port but --board %s is for %s: pick the right --board "
@@ -674,7 +675,8 @@ def refuse_other_boards(info, board, cfg, port, root=ROOT):
                           % (board, " / ".join(machines), port, info["machine"], board, info["machine"]))
 
 
-def deploy(board, port=None, dry_run=False, reset=True, log=print, root=ROOT, _device=None, overwrite=False):
+def deploy(board, port=None, dry_run=False, reset=True, log=print, root=ROOT, _device=None, overwrite=False,
+           emulated=False):
     """Deploy the tree at `root` to the board at `port` (found on USB if None). Returns a summary dict.
 
     Refused before anything is written: a board file that cannot work, a board that is not the MicroPython board
@@ -688,7 +690,7 @@ def deploy(board, port=None, dry_run=False, reset=True, log=print, root=ROOT, _d
         info = dev.info()
         log("board at %s: %s %s on %s (%s), .mpy v%d.%d" % (port, "MicroPython" if info["implementation"] == "micropython"
             else info["implementation"], info["version"], info["machine"] or "?", info["platform"], info["mpy"], info["mpy_sub"]))
-        refuse_other_boards(info, board, cfg, port, root)
+        refuse_other_boards(info, board, cfg, port, root, emulated)
         if not info["has_mpy"]:
             raise DeployError("this MicroPython cannot import .mpy files; flash a standard MicroPython 1.22+ build")
         if info["arch"] not in ARCHES:

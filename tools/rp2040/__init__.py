@@ -195,20 +195,24 @@ def deployed_image(dest, board="pico", uf2=None, log=None):
         dest.unlink()
     with Pico(uf2=uf2 or default_uf2(), flash=dest, board=board) as pico:
         n = len(pico.events())
-        quiet_deploy(board, pico.url, log)
+        quiet_deploy(board, pico.url, log, pico)
         pico.wait_event("reset", since=n, timeout=60)
     return dest
 
 
-def quiet_deploy(board, url, log=None):
-    """tools.deploy to the emulated Pico; mpremote's own prints (its raw-REPL retries print the bytes seen) are dropped."""
+def quiet_deploy(board, url, log=None, pico=None):
+    """tools.deploy to the emulated Pico; mpremote's own prints (its raw-REPL retries print the bytes seen) are dropped.
+    With `pico`, first wait until its USB serial is up, as a host sees the port only then."""
     import contextlib
     import io
 
     from tools import deploy
 
+    if pico is not None:
+        pico.wait_usb()
     with contextlib.redirect_stdout(io.StringIO()):
-        return deploy.deploy(board, port=url, log=log or (lambda *a: None))
+        # emulated=True: this chip is wired from the board file itself, so any RP2040 board file fits it
+        return deploy.deploy(board, port=url, log=log or (lambda *a: None), emulated=True)
 
 
 class Pico:
@@ -422,6 +426,14 @@ class Pico:
 
     def resume(self):
         return self.call("resume")["t_ns"]
+
+    def wait_usb(self, timeout=60.0):
+        """Block until the chip's USB serial is up (enumerated), as a host only sees /dev/ttyACM0 from then on."""
+        deadline = time.monotonic() + timeout
+        while not self.stats()["usb_configured"]:
+            if time.monotonic() > deadline:
+                raise Rp2040Error("the emulated Pico's USB serial did not come up within %.0f s (host time)" % timeout)
+            time.sleep(0.02)
 
     # -- keys ----------------------------------------------------------------------
     def _nets(self, pad, key):
