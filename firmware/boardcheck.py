@@ -217,10 +217,13 @@ def problems(cfg):
             out.append("%s must be a GPIO number (such as 2 for %s), not %r" % (use, pin_label(cfg, 2), pin))
             continue
         if names is not None and chip is None and not isinstance(pin, str):
-            out.append("%s must be a pin name in quotes (such as %r), not %r" % (use, names[0] if names else "D5", pin))
+            out.append("%s = %r: name pins as in their board module, in quotes (such as %r)"
+                       % (use, pin, names[0] if names else "D5"))
             continue
         why = board_pin_problem(cfg, pin)
-        if why is not None:
+        if why is not None and names is not None and chip is None and pin not in names:
+            out.append("%s = %r: this board has no board.%s" % (use, pin, pin))
+        elif why is not None:
             out.append("%s cannot be %s: %s" % (use, pin_label(cfg, pin), why))
         if pin in seen:
             out.append("%s is used by %s and %s" % (pin_label(cfg, pin), seen[pin], use))

@@ -207,8 +207,8 @@ def test_a_drive_of_another_board_is_refused(drive):
 
 def test_a_bad_board_file_is_refused_before_the_drive_is_looked_for(monkeypatch):
     monkeypatch.setattr(circuitpy, "find_drive", lambda *a: pytest.fail("looked for a drive"))
-    from tools import deploy as dep
-    monkeypatch.setattr(dep, "board_module", lambda *a: (_ for _ in ()).throw(dep.DeployError("boards/x.py cannot work: LED_PIN is missing")))
+    from tools import devicefiles
+    monkeypatch.setattr(devicefiles, "checked_board", lambda *a: (_ for _ in ()).throw(ValueError("boards/x.py cannot work: LED_PIN is missing")))
     with pytest.raises(CircuitPyError, match="cannot work: LED_PIN is missing"):
         deploy(BOARD, say=lambda s: None)
 

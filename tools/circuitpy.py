@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from tools import ROOT
+from tools.devicefiles import MANIFEST_NAME  # what this tool wrote, with hashes (tools/devicefiles.py)
 
 PACKAGES = ("engine", "firmware")  # -> lib/<name>/ on the drive
 CLUSTER = 4096  # FAT allocation unit we plan with (CIRCUITPY's FAT uses 512 B-4 KB clusters): every file rounds up to it
@@ -96,7 +97,6 @@ def neopixel_source():
 
 
 ENTRIES = ("circuitpython/code.py", "circuitpython/boot.py")   # what CircuitPython runs: the game imports from these
-MANIFEST_NAME = "wts_manifest.json"   # what this tool wrote, with hashes (as tools.deploy leaves on a MicroPython board)
 # On a fresh CIRCUITPY drive and never a maker's: CircuitPython's own files, the host OS's hidden ones.
 DRIVE_OWN = ("boot_out.txt", "sd/placeholder.txt", "System Volume Information/")
 DEFAULT_CODE = (b'print("Hello World!")',)   # the code.py CircuitPython puts on a fresh drive
@@ -104,11 +104,11 @@ DEFAULT_CODE = (b'print("Hello World!")',)   # the code.py CircuitPython puts on
 
 def board_config(board, root=ROOT):
     """boards/<board>.py, checked by firmware/boardcheck.py (CircuitPyError naming every problem)."""
-    from tools import deploy
+    from tools import devicefiles
 
     try:
-        return deploy.board_module(board, root)
-    except deploy.DeployError as e:
+        return devicefiles.checked_board(board, root)
+    except ValueError as e:
         raise CircuitPyError(str(e)) from None
 
 
@@ -116,7 +116,7 @@ def plan(board, root=ROOT, mpy_cross=None, workdir=None):
     """{path on the drive: bytes} for `board`: the modules code.py and boot.py import (never the MicroPython-only
     ones), the board file, Adafruit's neopixel. With `mpy_cross` (CircuitPython's own mpy-cross binary), lib/ gets .mpy files."""
     import boards
-    from tools.deploy import imported_modules
+    from tools.devicefiles import imported_modules
 
     if board not in boards.names(str(Path(root) / "boards")):
         raise CircuitPyError("unknown board %r: choose one of %s (the files in boards/)" % (board, ", ".join(boards.names())))
@@ -262,13 +262,10 @@ def _sha(b):
 
 
 def _record(board, files):
-    """The manifest left on the drive: {project, board, files: {path: SHA-256}} (tools.deploy's format)."""
-    import json
+    """The manifest left on the drive (tools/devicefiles.py's format, as tools.deploy leaves on a MicroPython board)."""
+    from tools.devicefiles import record_text
 
-    from tools.deploy import PROJECT
-
-    return json.dumps({"project": PROJECT, "board": board, "files": {p: _sha(files[p]) for p in sorted(files)}},
-                      sort_keys=True).encode()
+    return record_text(board, files)
 
 
 def deploy(board, drive=None, label=None, mpy_cross=None, dry_run=False, free=None, say=print, overwrite=False):

@@ -11,8 +11,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from tools import ROOT
-PACKAGES = ("engine", "firmware")          # compiled to lib/<name>/*.mpy on the device
+from tools import ROOT, devicefiles
+from tools.devicefiles import MANIFEST_NAME, PACKAGES, PROJECT, imported_modules, record_text  # noqa: F401 (used here, and by play, tests)
 MANIFEST = ROOT / "package.json"
 
 # Which MicroPython port a board file is for (sys.platform on the device)
@@ -59,10 +59,6 @@ MICROPYTHON_SIGNS = (b"MicroPython", b">>>", b"raw REPL", b"soft reboot", b"Trac
 SAFE_BOOT_HINT = ("a running main.py is not letting go of the REPL: press Ctrl-C in `mpremote repl`, "
                   "or power the board up while holding * on pad A (safe boot), then deploy again")
 
-# What deploy leaves on a board besides the build: a list of the files it wrote with their SHA-256,
-# so that a later deploy (and ./wts play) can tell this project's files from a maker's own.
-MANIFEST_NAME = "wts_manifest.json"
-PROJECT = "what-the-shell"
 # Files the game itself writes in STORAGE_DIR (firmware/storage.py, firmware/launcher.py), and their temp files.
 DATA_FILES = ("settings.json", "scores.json", "error.log")
 # Directories only this project puts on a board (deploy's lib/ packages; mip's root copies).
@@ -88,26 +84,11 @@ def board_file(name, root=ROOT):
 def board_module(name, root=ROOT):
     """boards/<name>.py of the tree at `root` as a module, checked by firmware/boardcheck.py: DeployError naming
     every problem (a file that does not import, wiring that cannot work) before any port is touched."""
-    import importlib.util
-
-    import boards
-    from firmware.boardcheck import check
-
-    path = board_file(name, root)
+    board_file(name, root)
     try:
-        if Path(root).resolve() == ROOT.resolve():
-            cfg = boards.load(name)
-        else:   # a copy of the tree (tests): its own file, under the same module name boards.load gives
-            spec = importlib.util.spec_from_file_location("boards." + name, str(path))
-            cfg = importlib.util.module_from_spec(spec)
-            try:
-                spec.loader.exec_module(cfg)
-            except Exception as e:
-                raise ValueError("boards/%s.py cannot be loaded: %s: %s" % (name, type(e).__name__, e)) from None
-        check(cfg)
+        return devicefiles.checked_board(name, root)
     except ValueError as e:
         raise DeployError(str(e)) from None
-    return cfg
 
 
 def board_platform(name, root=ROOT):
@@ -128,46 +109,6 @@ def source_files(root=ROOT):
             rel = p.relative_to(root).with_suffix(".mpy").as_posix()
             out["lib/" + rel] = p
     return out
-
-
-def imported_modules(entries, root=ROOT):
-    """The engine/ and firmware/ source files a runtime imports, starting from its entry files (main.py for
-    MicroPython, code.py + boot.py for CircuitPython): every import statement, those inside functions too,
-    followed through the modules it reaches. So hw_circuitpython.py never lands on a MicroPython board."""
-    import ast
-
-    root = Path(root)
-
-    def module_file(dotted):
-        p = root.joinpath(*dotted.split("."))
-        if (p / "__init__.py").is_file():
-            return p / "__init__.py"
-        if p.with_suffix(".py").is_file():
-            return p.with_suffix(".py")
-        return None
-
-    seen = set()
-    todo = [Path(root, e) for e in entries]
-    while todo:
-        f = todo.pop()
-        tree = ast.parse(f.read_text(encoding="utf-8"), str(f))
-        names = []
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                names += [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                names.append(node.module)
-                names += [node.module + "." + a.name for a in node.names]   # `from firmware import boardcheck`
-        for name in names:
-            if name.split(".")[0] not in PACKAGES:
-                continue
-            parts = name.split(".")
-            for i in range(1, len(parts) + 1):    # a package's __init__ is imported on the way
-                src = module_file(".".join(parts[:i]))
-                if src is not None and src not in seen:
-                    seen.add(src)
-                    todo.append(src)
-    return sorted(seen)
 
 
 def runtime_files(root=ROOT, entries=("main.py",)):
@@ -773,14 +714,6 @@ def deploy(board, port=None, dry_run=False, reset=True, log=print, root=ROOT, _d
     finally:
         if _device is None:
             dev.close()
-
-
-def record_text(board, files):
-    """The manifest left on the board: the project, the board file and {path: SHA-256} of every file deploy wrote."""
-    import json
-
-    return json.dumps({"project": PROJECT, "board": board, "files": {p: sha(files[p]) for p in sorted(files)}},
-                      sort_keys=True).encode()
 
 
 # -------------------------------------------------------------- mip manifest
