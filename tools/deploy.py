@@ -53,6 +53,7 @@ CIRCUITPYTHON_USB = {0x239A: "Adafruit"}
 INTERRUPT_FOR_S = 6.0
 INTERRUPT_EVERY_S = 0.5
 SILENT_S = 3.0
+COMMAND_S = 60.0   # the longest a command may print nothing before the board counts as lost
 # What a MicroPython board (or an ESP32's boot ROM) says that other firmware does not.
 MICROPYTHON_SIGNS = (b"MicroPython", b">>>", b"raw REPL", b"soft reboot", b"Traceback", b"ESP-ROM", b"rst:0x", b"ets ")
 
@@ -367,7 +368,12 @@ class Device:
         from mpremote.transport import TransportError, TransportExecError
 
         try:
-            return self.t.exec(code).decode("utf-8", "replace")
+            # A quiet stretch of COMMAND_S: mpremote's own 10 s was too short for hashing every file on an
+            # emulated Pico on a busy host (CI); a real board answers these in well under a second.
+            out, err = self.t.exec_raw(code, timeout=COMMAND_S)
+            if err:
+                raise TransportExecError(out, err.decode("utf-8", "replace"))
+            return out.decode("utf-8", "replace")
         except TransportExecError as e:
             err = e.error_output
             if "ENOSPC" in err or "Errno 28" in err:
