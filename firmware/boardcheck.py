@@ -1,8 +1,11 @@
 """The board-file check every tool and the device at boot run (types, ranges, pins that exist, are free and used once), the chips' pin tables, and the LED pattern a device shows for a bad board file."""
 # Device code (MicroPython and CPython): no f-strings, no typing. It runs once
 # at boot, so it may allocate; firmware/hw.py drops the module afterwards.
-# The module level imports nothing of the project: the virtual board's guest
-# runs it as a private module for the pin tables alone.
+# What stays in RAM is its names (every identifier becomes a qstr, never
+# freed): so few functions and arguments, the private ones folded by const().
+# The module level imports nothing of the project but const (the virtual
+# board's guest runs it as a private module for the pin tables alone).
+from engine._compat import const
 
 # chip -> (GPIO numbers that exist, {gpio: why it cannot be used}, {gpio: why it needs care})
 CHIPS = {
@@ -30,7 +33,7 @@ CHIPS = {
 # the 9x9 panel. Mirroring a row (serpentine), flipping the origin corner or
 # rotating the panel maps an X onto itself, so it shows whatever MATRIX_*
 # says (those may be the broken fields). Red at this level: ~40 mA for 17 LEDs.
-ERROR_LEVEL = 40
+_ERROR_LEVEL = const(40)
 
 
 class BoardError(ValueError):
@@ -74,42 +77,21 @@ def caution(chip, pin):
     return CHIPS[chip][2].get(pin)
 
 
-def pin_label(cfg, pin):
-    """How the maker's board names a pin: "GP2" on an RP2040, "GPIO2" on other chips, a named pin as it is."""
+def _label(cfg, pin):
+    # How the maker's board names a pin: "GP2" on an RP2040, "GPIO2" on other chips, a named pin as it is.
     if isinstance(pin, str):
         return pin
-    if getattr(cfg, "CHIP", None) == "rp2040":
-        return "GP%r" % (pin,)
-    return "GPIO%r" % (pin,)
+    return ("GP%r" if getattr(cfg, "CHIP", None) == "rp2040" else "GPIO%r") % (pin,)
 
 
-def file_name(cfg):
-    """'boards/pico.py' for a board loaded from boards/, 'board_config.py' on a device."""
-    name = getattr(cfg, "__name__", "board_config")
-    if name.startswith("boards."):
-        return "boards/" + name[7:] + ".py"
-    return name + ".py"
-
-
-def _number(v):
-    return not isinstance(v, bool) and isinstance(v, (int, float))
-
-
-def _range(out, cfg, name, lo, hi, default, integer=False):
+def _range(out, cfg, name, lo, hi, default):
+    # A number from lo to hi (a whole one when lo is an int); False when it is not.
     v = getattr(cfg, name, default)
-    if not _number(v) or (integer and not isinstance(v, int)) or v < lo or v > hi:
-        out.append("%s must be %s from %s to %s, not %r" % (name, "a whole number" if integer else "a number", lo, hi, v))
-        return None
-    return v
-
-
-def _text(out, cfg, name, required=False):
-    if not hasattr(cfg, name):
-        if required:
-            out.append("%s is missing" % name)
-        return
-    if not isinstance(getattr(cfg, name), str):
-        out.append("%s must be text (in quotes), not %r" % (name, getattr(cfg, name)))
+    whole = isinstance(lo, int)
+    if isinstance(v, bool) or not isinstance(v, int if whole else (int, float)) or v < lo or v > hi:
+        out.append("%s must be %s from %s to %s, not %r" % (name, "a whole number" if whole else "a number", lo, hi, v))
+        return False
+    return True
 
 
 def _pads(out, cfg, uses):
@@ -146,34 +128,6 @@ def _pads(out, cfg, uses):
                 uses.append((cols[i], "%s column %d" % (pad, i + 1)))
 
 
-def _leds(out, cfg):
-    from firmware.display import color_offsets, led_share_ma, strip_map
-
-    n = getattr(cfg, "LED_COUNT", 83)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 83 or n > 4096:
-        out.append("LED_COUNT must be a whole number of at least 83 (81 matrix + 2 status LEDs), not %r" % (n,))
-    try:
-        strip_map(getattr(cfg, "MATRIX_LAYOUT", "serpentine"), getattr(cfg, "MATRIX_ORIGIN", "top-left"),
-                  getattr(cfg, "MATRIX_ROTATION", 0), tuple(getattr(cfg, "STATUS_LEDS", (81, 82))))
-    except (ValueError, TypeError) as e:
-        out.append(str(e))
-    try:
-        color_offsets(getattr(cfg, "COLOR_ORDER", "GRB"))
-    except ValueError as e:
-        out.append(str(e))
-    _range(out, cfg, "GAMMA", 1.0, 3.0, 2.2)
-    _range(out, cfg, "BRIGHTNESS", 0.02, 1.0, 0.25)
-    ok = _range(out, cfg, "CURRENT_BUDGET_MA", 100, 100000, 500) is not None
-    ok = _range(out, cfg, "MA_PER_CHANNEL", 1, 100, 20) is not None and ok
-    ok = _range(out, cfg, "IDLE_MA_PER_LED", 0, 10, 1) is not None and ok
-    ok = _range(out, cfg, "CONTROLLER_MA", 0, 10000, 100) is not None and ok
-    if ok and isinstance(n, int) and not isinstance(n, bool):
-        try:
-            led_share_ma(cfg)
-        except ValueError as e:
-            out.append(str(e))
-
-
 def problems(cfg):
     """Every problem of a board config module, one line each (empty list: the board file can work)."""
     out = []
@@ -190,7 +144,8 @@ def problems(cfg):
         out.append("RESERVED_PINS must be a dict {pin: why}, not %r" % (reserved,))
         return out
     for name in ("NAME", "PLATFORM", "STORAGE_DIR", "DRIVE_LABEL", "SUPPLY_NOTE"):
-        _text(out, cfg, name)
+        if not isinstance(getattr(cfg, name, ""), str):
+            out.append("%s must be text (in quotes), not %r" % (name, getattr(cfg, name)))
     machines = getattr(cfg, "MACHINES", ())
     if not isinstance(machines, (tuple, list)) or [m for m in machines if not isinstance(m, str)]:
         out.append("MACHINES must be a tuple of the names boards say in sys.implementation._machine, not %r" % (machines,))
@@ -198,8 +153,32 @@ def problems(cfg):
     if not isinstance(rotated, bool):
         out.append("PAD_B_ROTATED must be True or False, not %r" % (rotated,))
     if hasattr(cfg, "HEAP_BYTES"):
-        _range(out, cfg, "HEAP_BYTES", 16384, 1 << 30, 0, True)
-    _leds(out, cfg)
+        _range(out, cfg, "HEAP_BYTES", 16384, 1 << 29, 0)
+    from firmware.display import color_offsets, led_share_ma, strip_map
+
+    n = getattr(cfg, "LED_COUNT", 83)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 83 or n > 4096:
+        out.append("LED_COUNT must be a whole number of at least 83 (81 matrix + 2 status LEDs), not %r" % (n,))
+    try:
+        strip_map(getattr(cfg, "MATRIX_LAYOUT", "serpentine"), getattr(cfg, "MATRIX_ORIGIN", "top-left"),
+                  getattr(cfg, "MATRIX_ROTATION", 0), tuple(getattr(cfg, "STATUS_LEDS", (81, 82))))
+    except (ValueError, TypeError) as e:
+        out.append(str(e))
+    try:
+        color_offsets(getattr(cfg, "COLOR_ORDER", "GRB"))
+    except ValueError as e:
+        out.append(str(e))
+    _range(out, cfg, "GAMMA", 1.0, 3.0, 2.2)
+    _range(out, cfg, "BRIGHTNESS", 0.02, 1.0, 0.25)
+    ok = _range(out, cfg, "CURRENT_BUDGET_MA", 100, 100000, 500)
+    ok = _range(out, cfg, "MA_PER_CHANNEL", 1, 100, 20) and ok
+    ok = _range(out, cfg, "IDLE_MA_PER_LED", 0, 10, 1) and ok
+    ok = _range(out, cfg, "CONTROLLER_MA", 0, 10000, 100) and ok
+    if ok and isinstance(n, int) and not isinstance(n, bool):
+        try:
+            led_share_ma(cfg)
+        except ValueError as e:
+            out.append(str(e))
     uses = []
     if not hasattr(cfg, "LED_PIN"):
         out.append("LED_PIN is missing (the pin wired to the LEDs' data input)")
@@ -214,7 +193,7 @@ def problems(cfg):
             out.append("%s must be one pin, not %r" % (use, pin))
             continue
         if chip is not None and (isinstance(pin, bool) or not isinstance(pin, int)):
-            out.append("%s must be a GPIO number (such as 2 for %s), not %r" % (use, pin_label(cfg, 2), pin))
+            out.append("%s must be a GPIO number (such as 2 for %s), not %r" % (use, _label(cfg, 2), pin))
             continue
         if names is not None and chip is None and not isinstance(pin, str):
             out.append("%s = %r: name pins as in their board module, in quotes (such as %r)"
@@ -224,9 +203,9 @@ def problems(cfg):
         if why is not None and names is not None and chip is None and pin not in names:
             out.append("%s = %r: this board has no board.%s" % (use, pin, pin))
         elif why is not None:
-            out.append("%s cannot be %s: %s" % (use, pin_label(cfg, pin), why))
+            out.append("%s cannot be %s: %s" % (use, _label(cfg, pin), why))
         if pin in seen:
-            out.append("%s is used by %s and %s" % (pin_label(cfg, pin), seen[pin], use))
+            out.append("%s is used by %s and %s" % (_label(cfg, pin), seen[pin], use))
         else:
             seen[pin] = use
     return out
@@ -236,7 +215,9 @@ def check(cfg):
     """Raise BoardError naming the file and every problem (one line) when the board file cannot work."""
     found = problems(cfg)
     if found:
-        raise BoardError("%s cannot work: %s" % (file_name(cfg), "; ".join(found)))
+        name = getattr(cfg, "__name__", "board_config")   # 'boards/pico.py' on a PC, 'board_config.py' on a device
+        raise BoardError("%s.py cannot work: %s" % ("boards/" + name[7:] if name.startswith("boards.") else name,
+                                                   "; ".join(found)))
 
 
 def show_error(cfg, Pin, NeoPixel):
@@ -259,20 +240,9 @@ def show_error(cfg, Pin, NeoPixel):
         for i in range(len(buf)):
             buf[i] = 0
         for r in range(9):
-            buf[(r * 9 + r) * 3 + red] = ERROR_LEVEL
-            buf[(r * 9 + 8 - r) * 3 + red] = ERROR_LEVEL
+            buf[(r * 9 + r) * 3 + red] = _ERROR_LEVEL
+            buf[(r * 9 + 8 - r) * 3 + red] = _ERROR_LEVEL
         np.write()
         return True
     except Exception:  # the LEDs are only a hint: the reason is printed either way
         return False
-
-
-def error_cells():
-    """The strip indices the X lights (tests and tools compare against this)."""
-    out = []
-    for r in range(9):
-        for k in (r * 9 + r, r * 9 + 8 - r):
-            if k not in out:
-                out.append(k)
-    out.sort()
-    return out

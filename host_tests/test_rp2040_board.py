@@ -148,7 +148,7 @@ def test_a_bad_board_file_on_the_pico_shows_a_red_x_and_says_why(rp2_image, tmp_
     import shutil
 
     from conftest import ROOT
-    from firmware.boardcheck import error_cells
+    from test_boardcheck import error_cells
 
     img = tmp_path / "bad.img"
     shutil.copy(rp2_image, img)
