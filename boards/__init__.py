@@ -32,11 +32,36 @@ def _valid(name):
 
 
 def load(name):
-    """Import boards/<name>.py; a name without a file raises ValueError listing the valid ones."""
+    """Import boards/<name>.py; a name without a file raises ValueError listing the valid ones, a file that does not
+    import (a typo, a name it never defines) raises ValueError saying which file, line and error. Only that board's
+    file is imported: one broken file never stops the others from working. Its contents are checked by
+    firmware/boardcheck.py (the tools and the device call that)."""
     valid = names()
     if not isinstance(name, str) or name not in valid:
         raise ValueError("unknown board %r; valid boards: %s (the files in boards/)" % (name, ", ".join(valid)))
-    return __import__("boards." + name, None, None, ("NAME",))
+    try:
+        return __import__("boards." + name, None, None, ("NAME",))
+    except Exception as e:  # SyntaxError, NameError, ...: one line, not a traceback
+        line = getattr(e, "lineno", None)
+        raise ValueError("boards/%s.py cannot be loaded%s: %s: %s"
+                         % (name, " (line %d)" % line if line else _line(e, name), type(e).__name__, _message(e)))
+
+
+def _message(e):
+    if isinstance(e, SyntaxError) and getattr(e, "msg", None):
+        return e.msg
+    return str(e)
+
+
+def _line(e, name):
+    # The board file's own line in the traceback (CPython; MicroPython keeps no __traceback__).
+    tb = getattr(e, "__traceback__", None)
+    last = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.replace("\\", "/").endswith("boards/%s.py" % name):
+            last = tb.tb_lineno
+        tb = tb.tb_next
+    return " (line %d)" % last if last else ""
 
 
 def name_of(board):
@@ -49,13 +74,9 @@ def platform(board):
     return getattr(board, "PLATFORM", None)
 
 
-def for_usb_vid(vid):
-    """The boards whose USB_VIDS include this USB vendor id (the deploy/play guess of an attached board)."""
-    out = []
-    for n in names():
-        if vid in getattr(load(n), "USB_VIDS", ()):
-            out.append(n)
-    return out
+def machines(board):
+    """The sys.implementation._machine texts of the boards this wiring is for (its MACHINES), () if it does not say."""
+    return tuple(getattr(board, "MACHINES", ()))
 
 
 NAMES = tuple(names())   # at import, for callers that need a constant (pytest parametrize); names() sees new files

@@ -1,10 +1,11 @@
 """Board config: ESP32-S3-DevKitC-1-N8R8 build — wiring and board facts only, no code."""
 NAME = "esp32s3"
 PLATFORM = "esp32"             # sys.platform of the MicroPython port (deploy refuses another port)
-# USB vendor ids: Espressif (the native USB port, 0x303A) and the DevKitC's
-# UART bridge (Silicon Labs CP210x 0x10C4, or WCH CH343/CH9102 0x1A86).
-USB_VIDS = (0x303A, 0x10C4, 0x1A86)
-CHIP = "esp32s3"               # pin table in boards/_chips.py
+# What the board says about itself (sys.implementation._machine): MicroPython's ESP32_GENERIC_S3 build,
+# its SPIRAM_OCT variant (the N8R8's octal PSRAM used) or the plain one. Deploy and play know the board by
+# this, never by USB ids: the DevKitC's UART bridge (CP210x, CH343) sits on countless other boards too.
+MACHINES = ("Generic ESP32S3 module with Octal-SPIRAM with ESP32S3", "Generic ESP32S3 module with ESP32S3")
+CHIP = "esp32s3"               # pin table in firmware/boardcheck.py
 RESERVED_PINS = {              # the N8R8 module's octal PSRAM takes GPIO33-37; the DevKitC's RGB LED
     33: "octal PSRAM (N8R8 module)", 34: "octal PSRAM (N8R8 module)", 35: "octal PSRAM (N8R8 module)",
     36: "octal PSRAM (N8R8 module)", 37: "octal PSRAM (N8R8 module)",

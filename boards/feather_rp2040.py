@@ -1,7 +1,8 @@
 """Board config: Adafruit Feather RP2040 (CircuitPython 9/10) — wiring and board facts only, no code."""
 NAME = "feather_rp2040"
 PLATFORM = "circuitpython"     # firmware/hw_circuitpython.py, code.py; deployed by tools/circuitpy.py
-USB_VIDS = (0x239A,)           # Adafruit's USB vendor id
+# What the board says about itself (sys.implementation._machine, also the last part of boot_out.txt's first line).
+MACHINES = ("Adafruit Feather RP2040 with rp2040",)
 DRIVE_LABEL = "CIRCUITPY"      # the USB drive CircuitPython shows (tools/circuitpy.py finds it by this label)
 # Pins are named as in CircuitPython's `board` module (board.D5 ...), as
 # printed on the Feather. These are the ones it has (RP2040 GPIO in brackets

@@ -1,8 +1,10 @@
 """Board config: Raspberry Pi Pico (RP2040) reference build — wiring and board facts only, no code."""
 NAME = "pico"
 PLATFORM = "rp2"               # sys.platform of the MicroPython port (deploy refuses another port)
-USB_VIDS = (0x2E8A,)           # Raspberry Pi's USB vendor id (deploy/play find the board by it)
-CHIP = "rp2040"                # pin table in boards/_chips.py
+# What the board says about itself (sys.implementation._machine): deploy and play know the board by it,
+# never by USB ids. The Pico W has the same pins free (its radio takes GP23-25 and GP29 instead).
+MACHINES = ("Raspberry Pi Pico with RP2040", "Raspberry Pi Pico W with RP2040")
+CHIP = "rp2040"                # pin table in firmware/boardcheck.py
 HEAP_BYTES = 241952            # gc.mem_free() after boot, official RPI_PICO v1.27.0 (the virtual board's ceiling)
 RESERVED_PINS = {              # GPIOs the Pico itself uses (Pico datasheet, section 2.1)
     23: "the Pico's SMPS power-save control",

@@ -1,6 +1,6 @@
 """Board config: the virtual board used by tools/sim/ and the tests (an RP2040 with other wiring: a 4x4 membrane on pad A, direct buttons on pad B, to exercise every pad type)."""
 NAME = "sim"
-CHIP = "rp2040"
+CHIP = "rp2040"                # no MACHINES: no real board is wired like this (the emulated Pico runs it: tools.rp2040)
 LED_PIN = 28
 LED_COUNT = 83
 MATRIX_LAYOUT = "progressive"

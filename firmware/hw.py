@@ -28,15 +28,33 @@ def urandom_entropy(urandom):
     return entropy
 
 
+def check_board(cfg, Pin=None, NeoPixel=None):
+    """firmware/boardcheck.py's check of the whole board file (boardcheck.BoardError, a ValueError, naming every
+    problem). With Pin and NeoPixel a bad file also gets the red X on the LEDs. On MicroPython the checker (and
+    its chip tables) is dropped from memory afterwards: it runs once, at boot."""
+    import sys
+    from firmware import boardcheck
+
+    try:
+        try:
+            boardcheck.check(cfg)
+        except boardcheck.BoardError:
+            if Pin is not None and NeoPixel is not None:
+                boardcheck.show_error(cfg, Pin, NeoPixel)
+            raise
+    finally:
+        if sys.implementation.name == "micropython":   # CPython tools keep using it (one BoardError class)
+            sys.modules.pop("firmware.boardcheck", None)
+            import firmware
+
+            if "boardcheck" in firmware.__dict__:
+                del firmware.__dict__["boardcheck"]
+
+
 def led_count(cfg):
-    """The strip length after checking the fields every hardware layer needs (a one-line ValueError naming the field)."""
-    for name in ("LED_PIN", "PAD_A", "PAD_B"):
-        if not hasattr(cfg, name):
-            raise ValueError("board config %s has no %s" % (getattr(cfg, "NAME", "?"), name))
-    n = getattr(cfg, "LED_COUNT", 83)
-    if n < 83:
-        raise ValueError("LED_COUNT must be at least 83 (81 matrix + 2 status LEDs), not %r" % (n,))
-    return n
+    """The strip length, after the board-file check every hardware layer runs (a BoardError naming each problem)."""
+    check_board(cfg)
+    return getattr(cfg, "LED_COUNT", 83)
 
 
 def os_entropy():
@@ -50,7 +68,8 @@ def build(cfg, Pin, NeoPixel, clock, PWM=None, entropy=None):
     """Create pins, strip and buzzer as `cfg` says. `Pin`/`NeoPixel`/`PWM` are machine.Pin/neopixel.NeoPixel/
     machine.PWM on a device, fakes on a PC (no PWM: no buzzer); `clock` is the time module on a device.
     `entropy` defaults to os.urandom (a test or the simulator passes a seeded one)."""
-    n = led_count(cfg)
+    check_board(cfg, Pin, NeoPixel)
+    n = getattr(cfg, "LED_COUNT", 83)
     np = NeoPixel(Pin(cfg.LED_PIN, Pin.OUT), n)
     kind = getattr(cfg, "KEYPAD_TYPE", "matrix3x4")
     pad_a = make_keypad(getattr(cfg, "PAD_A_TYPE", kind), cfg.PAD_A, Pin, 0)

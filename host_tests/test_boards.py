@@ -1,8 +1,8 @@
-"""Board files against their chip's pin table (boards/_chips.py): every pin exists, none is reserved or a strapping/console pin, and the board facts tools need are there."""
+"""Board files against their chip's pin table (firmware/boardcheck.py): every pin exists, none is reserved or a strapping/console pin, and the board facts tools need are there."""
 import pytest
 
 import boards
-from boards._chips import CHIPS, board_pin_problem, caution, pin_problem
+from firmware.boardcheck import CHIPS, board_pin_problem, caution, pin_problem
 from firmware.keypad import wiring
 
 
@@ -31,10 +31,15 @@ def test_reference_boards_name_their_chip(name):
     assert boards.load(name).CHIP in CHIPS
 
 
-@pytest.mark.parametrize("name,platform,vid", [("pico", "rp2", 0x2E8A), ("esp32s3", "esp32", 0x303A)])
-def test_real_boards_name_their_port_and_usb_ids(name, platform, vid):
+@pytest.mark.parametrize("name,platform,machine", [("pico", "rp2", "Raspberry Pi Pico with RP2040"),
+                                                   ("esp32s3", "esp32", "Generic ESP32S3 module with Octal-SPIRAM with ESP32S3"),
+                                                   ("feather_rp2040", "circuitpython", "Adafruit Feather RP2040 with rp2040")])
+def test_real_boards_name_their_port_and_what_they_say_they_are(name, platform, machine):
+    # Issue 27: boards are known by what they say about themselves (sys.implementation._machine), never by
+    # USB ids: esp32s3 claimed the CP210x/CH340 bridges' ids, which countless other boards carry.
     cfg = boards.load(name)
-    assert cfg.PLATFORM == platform and vid in cfg.USB_VIDS
+    assert cfg.PLATFORM == platform and machine in boards.machines(cfg)
+    assert not hasattr(cfg, "USB_VIDS")
 
 
 def test_chips_tables():

@@ -522,7 +522,7 @@ def test_code_py_file_starts_the_game_on_the_fakes(monkeypatch):
     ({"LED_PIN": "D7"}, "LED_PIN = 'D7': this board has no board.D7"),
     ({"LED_PIN": 28}, "name pins as in their board module"),
     ({"BUZZER_PIN": "D13"}, "reserved on this board: the Feather's red LED"),
-    ({"BUZZER_PIN": "A0"}, "A0 in use"),
+    ({"BUZZER_PIN": "A0"}, "A0 is used by BUZZER_PIN and PAD_A column 2"),   # firmware/boardcheck.py's words
     ({"COLOR_ORDER": "RGBW"}, "COLOR_ORDER"),
     ({"LED_COUNT": 81}, "LED_COUNT"),
 ])
@@ -536,7 +536,7 @@ def test_start_reports_a_bad_board_and_keeps_the_repl(capsys):
     cfg = Cfg(LED_PIN="D7")
     rt = Runtime(cfg, FakeBoard(cfg))
     assert cp.start(cfg, stop=lambda: True, modules=rt.modules()) == "error"
-    assert "cannot start: LED_PIN = 'D7'" in capsys.readouterr().out
+    assert "cannot start: board_config.py cannot work: LED_PIN = 'D7'" in capsys.readouterr().out
 
 
 def test_floating_input_is_an_error_in_the_fake():

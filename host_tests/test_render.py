@@ -129,6 +129,34 @@ def test_wiring_diagram_for_every_board(tmp_path, board):
     assert Image.open(out).size[0] == 1500
 
 
+def _drawn_texts(board, monkeypatch):
+    """Every text draw_wiring draws: (text, its bounding box), and the final image."""
+    from PIL import ImageDraw
+    drawn = []
+    real = ImageDraw.ImageDraw.text
+
+    def text(self, xy, t, *a, **k):
+        drawn.append((t, self.textbbox(xy, t, font=k.get("font"), anchor=k.get("anchor"))))
+        return real(self, xy, t, *a, **k)
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    img = wiring.draw_wiring(common.load_board(board))
+    return drawn, img
+
+
+@pytest.mark.parametrize("board", boards.names())
+def test_wiring_notes_fit_and_every_bom_part_is_drawn(board, monkeypatch):
+    # Issue 27: the notes were cut off at the right edge ("100 nF at VC"), and the 10 kΩ pull-down and the
+    # 100 nF capacitor were only mentioned there, not drawn.
+    drawn, img = _drawn_texts(board, monkeypatch)
+    for t, (x0, y0, x1, y1) in drawn:
+        assert 0 <= x0 and x1 <= img.width and 0 <= y0 and y1 <= img.height, (t, (x0, y0, x1, y1), img.size)
+    labels = [t for t, _ in drawn]
+    for part in ("10 kΩ", "100 nF", "330 Ω", "1000 µF", "74AHCT125"):
+        assert part in labels, part                     # a component's own label, not only a sentence in the notes
+    notes = " ".join(t.strip() for t in labels[labels.index("Notes") + 1:])
+    assert "100 nF from its VCC to its GND, at the chip." in notes
+
+
 def test_wiring_reads_pins_from_the_board():
     b = common.load_board("pico")
     wires, kind = wiring.pad_wires(b, "A")

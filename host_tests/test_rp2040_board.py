@@ -140,3 +140,30 @@ def test_direct_button_grounds_its_pin_and_fights_a_high_output():
         p.exec("k.init(Pin.OUT, value=1)")
         got = p.conflicts()
         assert got["count"] == 1 and got["conflicts"][0]["low"] == ["GND"], got
+
+
+def test_a_bad_board_file_on_the_pico_shows_a_red_x_and_says_why(rp2_image, tmp_path):
+    """Issue 27, on the device at boot: the official firmware with a board_config whose buzzer is on a pad pin.
+    main.py draws the X (firmware/boardcheck.py) on the real WS2812 wire, prints the reason and keeps the REPL."""
+    import shutil
+
+    from conftest import ROOT
+    from test_boardcheck import error_cells
+
+    img = tmp_path / "bad.img"
+    shutil.copy(rp2_image, img)
+    bad = (ROOT / "boards" / "pico.py").read_text().replace("BUZZER_PIN = 22", "BUZZER_PIN = 2")
+    with Pico(flash=img) as p:
+        p.wait_usb()
+        p.exec("import os\nos.remove('board_config.mpy')\nwith open('board_config.py', 'w') as f:\n    f.write(%r)" % bad)
+        n = p.stats()["frames"]
+        p.hard_reset()
+        frame = p.wait_frames(1, since=n)[0]
+        lit = [i for i in range(83) if any(frame.data[i * 3:i * 3 + 3])]
+        assert lit == error_cells()
+        assert all(frame.data[i * 3 + 1] > 0 and frame.data[i * 3] == 0 == frame.data[i * 3 + 2] for i in lit)  # GRB: red
+        p.run_for(2000)
+        assert len(p.frames(since=n)) == 1                       # then nothing: no game runs on that wiring
+        out = p.exec("exec(open('main.py').read())")              # the REPL is free; main.py says why
+        assert "cannot start: board_config.py cannot work: GP2 is used by BUZZER_PIN and PAD_A column 2" in out
+        assert p.conflicts()["count"] == 0                         # and nothing was driven against a pad

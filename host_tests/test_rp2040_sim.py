@@ -77,3 +77,45 @@ def test_rp2040_runtime_without_a_uf2_says_where_to_get_one(tmp_path):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("tools.sim: --runtime rp2040: no MicroPython RPI_PICO UF2")
     assert "micropython.org/download/RPI_PICO" in lines[0]
+
+
+def _said_in_a_game(runtime, seed, store=None, image=None):
+    said = []
+    if image is not None:
+        store.mkdir(exist_ok=True)
+        shutil.copy(image, store / "rp2040-pico.img")
+    dev = Device(board="pico", mode="easy", runtime=runtime, seed=seed, store_dir=str(store) if store else None,
+                 keep_frames=False, on_say=lambda t, kind, text: said.append((kind, text)))
+    try:
+        dev.run_script("A move e5\nsync\nA move d4\nsync\nA move c3\nsync\n")
+        return dev.report(), said
+    finally:
+        dev.close()
+
+
+def test_rp2040_runtime_honours_the_seed_and_tells_what_happens(rp2_image, tmp_path):
+    # Issue 27: `--runtime rp2040` printed a seed the chip ignored (main.py seeds from os.urandom) and told nothing.
+    got, said = _said_in_a_game("rp2040", 7, tmp_path / "rp2040", rp2_image)
+    ref, ref_said = _said_in_a_game("cpython", 7, tmp_path / "cpy")
+    assert got == ref                                 # the computer played the same moves: the same game
+    turns = [s for s in said if s[0] != "mode"]
+    assert len(turns) >= 3 and turns == [s for s in ref_said if s[0] != "mode"]
+    assert turns[0] == ("egg", "both chose e5: egg #1 laid")
+
+
+def test_rp2040_runtime_says_what_it_is_doing_on_a_terminal(rp2_image, tmp_path):
+    import os
+    from pty_helpers import Terminal
+
+    store = tmp_path / "s"
+    store.mkdir()
+    shutil.copy(rp2_image, store / "rp2040-pico.img")
+    script = tmp_path / "a.txt"
+    script.write_text("A 5\n")
+    with Terminal([sys.executable, "-m", "tools.sim", "--headless", "--runtime", "rp2040", "--seed", "3",
+                   "--script", str(script), "--store", str(store)], cwd=str(ROOT),
+                  env=dict(os.environ, PYTHONPATH=str(ROOT))) as term:
+        assert term.wait(600) == 0, term.text()
+        shown = term.text()
+    for step in ("booting the emulated Pico", "deploying the game with tools.deploy", "starting 2p (seed 3)"):
+        assert "tools.sim: --runtime rp2040: " + step in shown

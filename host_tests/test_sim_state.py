@@ -180,8 +180,3 @@ def test_play_refuses_contradictions_with_one_line(argv, msg, capsys):
     with pytest.raises(SystemExit) as e:
         play.main(argv)
     assert e.value.code == 2 and msg in capsys.readouterr().err
-
-
-def test_play_guesses_the_board_from_usb_even_with_a_copied_board_file():
-    assert play.guess_board(0x2E8A) == "pico"
-    assert play.guess_board(0x1234) is None

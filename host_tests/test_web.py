@@ -64,7 +64,7 @@ def test_site_has_pinned_port_files_device_files_and_only_relative_urls(site):
     from tools import deploy
     dev = _device(info)
     assert sorted(dev) == info["files"]
-    for path in list(deploy.source_files()) + ["board_config.mpy"]:  # every module a board gets: new firmware files come along
+    for path in list(deploy.runtime_files()) + ["board_config.mpy"]:  # every module a board gets: new firmware files come along
         assert dev[path][:2] == bytes((ord("M"), web.PORT_MPY[0]))
     assert dev["lib/narrate.py"] == (ROOT / "tools" / "sim" / "narrate.py").read_bytes()
     assert dev["webhw.py"] == (web.SITE_SRC / "webhw.py").read_bytes()

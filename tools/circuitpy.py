@@ -1,4 +1,4 @@
-"""Deploy to a CircuitPython board: copy code.py, boot.py, lib/ (engine, firmware, Adafruit's neopixel) and the board config to its mounted CIRCUITPY drive, found by volume label, after checking the free space."""
+"""Deploy to a CircuitPython board: copy code.py, boot.py, lib/ (what they import of engine and firmware, Adafruit's neopixel) and the board config to its mounted CIRCUITPY drive, found by volume label, after checking the board file, the board (boot_out.txt), the drive's own files and the free space."""
 import argparse
 import hashlib
 import importlib.util
@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from tools import ROOT
+from tools.devicefiles import MANIFEST_NAME  # what this tool wrote, with hashes (tools/devicefiles.py)
 
 PACKAGES = ("engine", "firmware")  # -> lib/<name>/ on the drive
 CLUSTER = 4096  # FAT allocation unit we plan with (CIRCUITPY's FAT uses 512 B-4 KB clusters): every file rounds up to it
@@ -95,26 +96,95 @@ def neopixel_source():
     return Path(spec.origin)
 
 
+ENTRIES = ("circuitpython/code.py", "circuitpython/boot.py")   # what CircuitPython runs: the game imports from these
+# On a fresh CIRCUITPY drive and never a maker's: CircuitPython's own files, the host OS's hidden ones.
+DRIVE_OWN = ("boot_out.txt", "sd/placeholder.txt", "System Volume Information/")
+DEFAULT_CODE = (b'print("Hello World!")',)   # the code.py CircuitPython puts on a fresh drive
+
+
+def board_config(board, root=ROOT):
+    """boards/<board>.py, checked by firmware/boardcheck.py (CircuitPyError naming every problem)."""
+    from tools import devicefiles
+
+    try:
+        return devicefiles.checked_board(board, root)
+    except ValueError as e:
+        raise CircuitPyError(str(e)) from None
+
+
 def plan(board, root=ROOT, mpy_cross=None, workdir=None):
-    """{path on the drive: bytes} for `board`. With `mpy_cross` (CircuitPython's own mpy-cross binary), lib/ gets .mpy files."""
+    """{path on the drive: bytes} for `board`: the modules code.py and boot.py import (never the MicroPython-only
+    ones), the board file, Adafruit's neopixel. With `mpy_cross` (CircuitPython's own mpy-cross binary), lib/ gets .mpy files."""
     import boards
+    from tools.devicefiles import imported_modules
 
     if board not in boards.names(str(Path(root) / "boards")):
         raise CircuitPyError("unknown board %r: choose one of %s (the files in boards/)" % (board, ", ".join(boards.names())))
+    board_config(board, root)
     cfg_src = Path(root) / "boards" / (board + ".py")
     out = {
         "boot.py": (Path(root) / "circuitpython" / "boot.py").read_bytes(),
         "board_config.py": cfg_src.read_bytes(),
         "lib/neopixel.py": neopixel_source().read_bytes(),
     }
-    for pkg in PACKAGES:
-        for src in sorted((Path(root) / pkg).glob("*.py")):
-            rel = "lib/%s/%s" % (pkg, src.name)
-            if mpy_cross and src.name != "__init__.py":
-                out[rel[:-3] + ".mpy"] = _compile(mpy_cross, src, workdir)
-            else:
-                out[rel] = src.read_bytes()
+    for src in imported_modules(ENTRIES, root):
+        rel = "lib/" + src.relative_to(Path(root)).as_posix()
+        if mpy_cross and src.name != "__init__.py":
+            out[rel[:-3] + ".mpy"] = _compile(mpy_cross, src, workdir)
+        else:
+            out[rel] = src.read_bytes()
     out["code.py"] = (Path(root) / "circuitpython" / "code.py").read_bytes()  # last: its write restarts the game
+    return out
+
+
+def drive_machine(drive):
+    """What the board says it is, from the first line of its boot_out.txt ('Adafruit CircuitPython 9.2.1 on
+    2024-11-20; Adafruit Feather RP2040 with rp2040' -> 'Adafruit Feather RP2040 with rp2040'), or None."""
+    try:
+        first = (Path(drive) / "boot_out.txt").read_text(errors="replace").splitlines()[0]
+    except (OSError, IndexError):
+        return None
+    return first.split("; ", 1)[1].strip() if "; " in first else None
+
+
+def _ours_or_nobodys(rel, data, record, root):
+    if rel in record or rel == MANIFEST_NAME or rel.startswith(("lib/engine/", "lib/firmware/")):
+        return True
+    if rel in ("board_config.py", "board_config.mpy", "lib/neopixel.py") or rel.startswith(DRIVE_OWN):
+        return True
+    text = data.strip()
+    if rel in ("code.py", "boot.py"):
+        ours = (Path(root) / "circuitpython" / rel).read_bytes().split(b"\n", 1)[0]
+        if data.split(b"\n", 1)[0] == ours:
+            return True
+    if rel == "code.py" and text in DEFAULT_CODE:
+        return True
+    if rel in ("settings.toml", "boot.py") and all(not ln.strip() or ln.strip().startswith(b"#") for ln in text.splitlines()):
+        return True
+    return False
+
+
+def foreign(drive, root=ROOT):
+    """[path] of the files on the drive that this project did not put there (a maker's own project): not in the
+    manifest an earlier copy left, not our lib/ packages or board_config, not CircuitPython's own or defaults."""
+    import json
+
+    d = Path(drive)
+    try:
+        record = json.loads((d / MANIFEST_NAME).read_text()).get("files", {})
+    except (OSError, ValueError, AttributeError):
+        record = {}
+    out = []
+    for p in sorted(d.rglob("*")):
+        rel = p.relative_to(d).as_posix()
+        if not p.is_file() or any(part.startswith(".") for part in rel.split("/")):
+            continue
+        try:
+            data = p.read_bytes() if p.stat().st_size < 65536 else b"?"
+        except OSError:
+            data = b"?"
+        if not _ours_or_nobodys(rel, data, record, root):
+            out.append(rel)
     return out
 
 
@@ -191,21 +261,45 @@ def _sha(b):
     return hashlib.sha256(b).hexdigest()
 
 
-def deploy(board, drive=None, label=None, mpy_cross=None, dry_run=False, free=None, say=print):
-    """Find the drive, plan, check the space, copy. Returns the list of files written."""
+def _record(board, files):
+    """The manifest left on the drive (tools/devicefiles.py's format, as tools.deploy leaves on a MicroPython board)."""
+    from tools.devicefiles import record_text
+
+    return record_text(board, files)
+
+
+def deploy(board, drive=None, label=None, mpy_cross=None, dry_run=False, free=None, say=print, overwrite=False):
+    """Find the drive, plan, check the space, copy. Returns the list of files written.
+
+    Refused before anything is written: a board file that cannot work, a drive whose boot_out.txt names a board
+    the file's MACHINES do not, and (without `overwrite`) a drive holding files this project did not put there."""
     import tempfile
 
     import boards
 
-    if board in boards.names():
-        label = label or getattr(boards.load(board), "DRIVE_LABEL", "CIRCUITPY")
+    cfg = board_config(board) if board in boards.names() else None
+    if cfg is not None:
+        label = label or getattr(cfg, "DRIVE_LABEL", "CIRCUITPY")
     drive = drive or find_drive(label or "CIRCUITPY")
     if not os.path.isdir(drive):
         raise CircuitPyError("%s is not a mounted drive" % (drive,))
     if not os.path.isfile(os.path.join(drive, "boot_out.txt")):
         raise CircuitPyError("%s has no boot_out.txt, so it is not a CircuitPython drive: install CircuitPython first (see docs/boards.md)" % (drive,))
+    machine = drive_machine(drive)
+    machines = boards.machines(cfg) if cfg is not None else ()
+    if machines and machine not in machines:
+        raise CircuitPyError("--board %s is wired for %s, but the board behind %s says it is %r (boot_out.txt): choose "
+                             "the board file made for it, or copy boards/%s.py to boards/NEW.py, fix its pins and add %r "
+                             "to its MACHINES" % (board, " / ".join(machines), drive, machine, board, machine))
     with tempfile.TemporaryDirectory() as work:
         files = plan(board, mpy_cross=mpy_cross, workdir=work)
+    theirs = foreign(drive)
+    if theirs and not overwrite:
+        raise CircuitPyError("%s holds files this project did not put there (%s): nothing was copied. Copy what you "
+                             "want to keep off the drive, then copy again with --overwrite" % (drive, ", ".join(theirs)))
+    code = files.pop("code.py")
+    files[MANIFEST_NAME] = _record(board, dict(files, **{"code.py": code}))
+    files["code.py"] = code   # still last: its write restarts the game
     remove = stale(drive, files)
     check_space(drive, files, remove, free=free)
     if not dry_run and not os.access(drive, os.W_OK):
@@ -240,14 +334,17 @@ def main(argv=None):
     ap.add_argument("--drive", help="the drive's mount point (default: the one drive labelled CIRCUITPY)")
     ap.add_argument("--mpy-cross", metavar="PATH", help="CircuitPython's own mpy-cross binary: lib/ as .mpy (less RAM at import)")
     ap.add_argument("--dry-run", action="store_true", help="list what would change; write nothing")
+    ap.add_argument("--overwrite", action="store_true",
+                    help="copy even though the drive holds files this project did not put there (your own project: "
+                         "its code.py is replaced, other files stay)")
     args = ap.parse_args(argv)
     try:
         import boards
 
-        if args.board in boards.names() and boards.platform(boards.load(args.board)) != "circuitpython":
+        if args.board in boards.names() and boards.platform(board_config(args.board)) != "circuitpython":
             raise CircuitPyError("board %s is not a CircuitPython board (PLATFORM %r): use python -m tools.deploy --board %s"
                                  % (args.board, boards.platform(boards.load(args.board)), args.board))
-        deploy(args.board, drive=args.drive, mpy_cross=args.mpy_cross, dry_run=args.dry_run)
+        deploy(args.board, drive=args.drive, mpy_cross=args.mpy_cross, dry_run=args.dry_run, overwrite=args.overwrite)
     except CircuitPyError as e:
         print("circuitpy: %s" % e, file=sys.stderr)
         return 1

@@ -11,8 +11,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from tools import ROOT
-PACKAGES = ("engine", "firmware")          # compiled to lib/<name>/*.mpy on the device
+from tools import ROOT, devicefiles
+from tools.devicefiles import MANIFEST_NAME, PACKAGES, PROJECT, imported_modules, record_text  # noqa: F401 (used here, and by play, tests)
 MANIFEST = ROOT / "package.json"
 
 # Which MicroPython port a board file is for (sys.platform on the device)
@@ -34,28 +34,36 @@ def decode_mpy(value):
     return {"mpy": value & 0xFF, "mpy_sub": (value >> 8) & 3, "arch": (value >> 10) & 0x3F, "arch_flags": value >> 16}
 
 
-def usb_vids():
-    """{USB vendor id: [board names]} from the board files' USB_VIDS (board facts live there)."""
-    import boards
-
-    out = {}
-    for name in boards.names():
-        for vid in getattr(boards.load(name), "USB_VIDS", ()):
-            out.setdefault(vid, []).append(name)
-    return out
-
-
-USB_VIDS = usb_vids()   # `mpremote connect auto` takes any port with a VID; deploy only the boards we know
+# USB vendors whose chips run MicroPython on their own USB (Raspberry Pi's RP2040/RP2350, Espressif's
+# ESP32-S2/S3 native port, MicroPython's own id): without --port only these ports are opened, and
+# only to ask the board what it is. A USB-serial bridge (CP210x, CH340, FTDI, ...) sits on countless
+# boards that are not ours (Arduino clones, every other ESP32 dev board): such a port is named with --port.
+MICROPYTHON_USB = {0x2E8A: "Raspberry Pi", 0x303A: "Espressif", 0xF055: "MicroPython"}
+BRIDGE_USB = {0x10C4: "Silicon Labs CP210x USB-serial bridge", 0x1A86: "WCH CH340/CH343 USB-serial bridge",
+              0x0403: "FTDI USB-serial bridge", 0x067B: "Prolific USB-serial bridge"}
+CIRCUITPYTHON_USB = {0x239A: "Adafruit"}
 
 # How long deploy keeps interrupting a board that does not answer yet: an
 # ESP32 on its UART port resets whenever the port opens (DTR/RTS drive EN
 # and IO0 through the DevKitC's auto-reset circuit) and boots for ~1 s, so a
 # single Ctrl-C lands in a booting chip; it is resent every INTERRUPT_EVERY_S.
+# A port that sends nothing at all for SILENT_S is not a booting MicroPython
+# (its boot ROM and banner talk at once), and one whose bytes never look like
+# MicroPython or a boot log by SILENT_S is something else: both end then.
 INTERRUPT_FOR_S = 6.0
-INTERRUPT_EVERY_S = 1.0
+INTERRUPT_EVERY_S = 0.5
+SILENT_S = 3.0
+COMMAND_S = 60.0   # the longest a command may print nothing before the board counts as lost
+# What a MicroPython board (or an ESP32's boot ROM) says that other firmware does not.
+MICROPYTHON_SIGNS = (b"MicroPython", b">>>", b"raw REPL", b"soft reboot", b"Traceback", b"ESP-ROM", b"rst:0x", b"ets ")
 
 SAFE_BOOT_HINT = ("a running main.py is not letting go of the REPL: press Ctrl-C in `mpremote repl`, "
                   "or power the board up while holding * on pad A (safe boot), then deploy again")
+
+# Files the game itself writes in STORAGE_DIR (firmware/storage.py, firmware/launcher.py), and their temp files.
+DATA_FILES = ("settings.json", "scores.json", "error.log")
+# Directories only this project puts on a board (deploy's lib/ packages; mip's root copies).
+OUR_DIRS = ("lib/engine/", "lib/firmware/", "engine/", "firmware/", "boards/")
 
 
 class DeployError(Exception):
@@ -74,6 +82,16 @@ def board_file(name, root=ROOT):
     return Path(root) / "boards" / (name + ".py")
 
 
+def board_module(name, root=ROOT):
+    """boards/<name>.py of the tree at `root` as a module, checked by firmware/boardcheck.py: DeployError naming
+    every problem (a file that does not import, wiring that cannot work) before any port is touched."""
+    board_file(name, root)
+    try:
+        return devicefiles.checked_board(name, root)
+    except ValueError as e:
+        raise DeployError(str(e)) from None
+
+
 def board_platform(name, root=ROOT):
     """The board file's PLATFORM (read from the file in `root`, which may be a copy of the tree), or None."""
     text = board_file(name, root).read_text(encoding="utf-8")
@@ -82,7 +100,7 @@ def board_platform(name, root=ROOT):
 
 
 def source_files(root=ROOT):
-    """{device path of the compiled file: source Path} for engine/ and firmware/."""
+    """{device path of the compiled file: source Path} for every module of engine/ and firmware/."""
     root = Path(root)
     out = {}
     for pkg in PACKAGES:
@@ -92,6 +110,24 @@ def source_files(root=ROOT):
             rel = p.relative_to(root).with_suffix(".mpy").as_posix()
             out["lib/" + rel] = p
     return out
+
+
+def runtime_files(root=ROOT, entries=("main.py",)):
+    """{device path: source Path} of what a MicroPython board imports (source_files() cut to imported_modules())."""
+    wanted = set(imported_modules(entries, root))
+    return {dest: src for dest, src in source_files(root).items() if src in wanted}
+
+
+def compiler_note(version_text, info):
+    """What deploy says about the compiler, truthfully: mpy-cross's own release, the .mpy format it writes, and why
+    the board loads it. The rule (py/persistentcode.c, mp_raw_code_load): a .mpy with bytecode only loads when its
+    major version equals the board's; the sub-version must match too only for native code, which the game has none of."""
+    m = re.search(r"MicroPython v(\S+?)(?: on|;|$)", version_text)
+    f = re.search(r"emitting mpy v(\d+)(?:\.(\d+))?", version_text)
+    release = m.group(1) if m else "?"
+    fmt = "%s.%s" % (f.group(1), f.group(2) or 0) if f else "?"
+    return ("mpy-cross %s writes .mpy format %s (bytecode only), which the board's MicroPython %s loads "
+            "(it reads .mpy %d.x bytecode)" % (release, fmt, info["version"], info["mpy"]))
 
 
 def mpy_cross_for(mpy_ver, mpy_sub):
@@ -121,10 +157,11 @@ def mpy_cross_for(mpy_ver, mpy_sub):
 
 
 def compile_all(board, exe, march, workdir, root=ROOT):
-    """{device path: bytes} of everything to deploy, compiled into workdir (`root`: the source tree)."""
+    """{device path: bytes} of everything to deploy (what main.py imports, the board file, main.py), compiled into
+    workdir (`root`: the source tree)."""
     root = Path(root)
     files = {}
-    jobs = dict(source_files(root))
+    jobs = dict(runtime_files(root))
     jobs["board_config.mpy"] = board_file(board, root)
     for dest, src in jobs.items():
         out = Path(workdir, dest)
@@ -146,21 +183,41 @@ def sha(data):
 
 
 # ------------------------------------------------------------- finding a port
-def find_port():
-    """The one USB serial port that looks like a MicroPython board, or DeployError."""
+def usb_ports():
+    """[(device, vid, pid, description)] of the USB serial ports this computer has."""
     from serial.tools import list_ports
 
-    ports = [p for p in sorted(list_ports.comports()) if p.vid is not None and p.pid is not None]
-    known = [p for p in ports if p.vid in USB_VIDS]
-    ports = known or ports
-    if not ports:
+    return [(p.device, p.vid, p.pid, p.description or "") for p in sorted(list_ports.comports())
+            if p.vid is not None and p.pid is not None]
+
+
+def usb_kind(vid):
+    """What a USB vendor id says (and does not say) about the device behind it, for messages."""
+    if vid in MICROPYTHON_USB:
+        return "%s USB" % MICROPYTHON_USB[vid]
+    if vid in BRIDGE_USB:
+        return "a %s: any board could be behind it" % BRIDGE_USB[vid]
+    if vid in CIRCUITPYTHON_USB:
+        return "%s USB, usually CircuitPython" % CIRCUITPYTHON_USB[vid]
+    return "USB vendor %04x" % vid
+
+
+def find_port():
+    """The one USB serial port of a chip that runs MicroPython on its own USB, or DeployError. The port is only a
+    candidate: deploy then asks the board what it is (sys.implementation) before writing anything."""
+    ports = usb_ports()
+    mine = [p for p in ports if p[1] in MICROPYTHON_USB]
+    if not mine:
+        if ports:
+            raise DeployError("no MicroPython board's own USB port found; the serial ports here are %s: if one is your "
+                              "board (an ESP32 on its UART port, say), name it with --port"
+                              % ", ".join("%s (%s)" % (d, usb_kind(v)) for d, v, _, _ in ports))
         raise DeployError("no board found on USB: plug it in with a data cable (not a charge-only one), "
                           "or name the port with --port")
-    if len(ports) > 1:
-        names = ", ".join("%s (%s)" % (p.device, "/".join(USB_VIDS[p.vid]) if p.vid in USB_VIDS else p.description or "USB serial")
-                          for p in ports)
-        raise DeployError("%d possible boards found: %s; choose one with --port" % (len(ports), names))
-    return ports[0].device
+    if len(mine) > 1:
+        raise DeployError("%d possible boards found: %s; choose one with --port"
+                          % (len(mine), ", ".join("%s (%s)" % (d, usb_kind(v)) for d, v, _, _ in mine)))
+    return mine[0][0]
 
 
 def _why_not_open(port):
@@ -189,6 +246,13 @@ def _why_not_open(port):
                        "close it and try again" % port)
 
 
+def _sample(data, n=40):
+    """A short, printable sample of bytes a port sent (for error messages)."""
+    text = bytes(data[-n:]).decode("ascii", "replace")
+    shown = "".join(ch if 32 <= ord(ch) < 127 else "." for ch in text)
+    return "%d bytes, last: %r" % (len(data), shown) if len(data) > n else repr(shown)
+
+
 # --------------------------------------------------------------- device side
 _HASH_CODE = """
 import hashlib, binascii
@@ -212,6 +276,21 @@ print(repr([_h(p) for p in %r]))
 
 
 
+_LIST_CODE = """
+import os
+def _walk(d, out):
+    for e in os.ilistdir('/' + d):
+        p = d + '/' + e[0] if d else e[0]
+        if e[1] & 0x4000:
+            _walk(p, out)
+        else:
+            out.append((p, e[3] if len(e) > 3 else -1))
+_o = []
+_walk('', _o)
+print(repr(_o))
+"""
+
+
 class Device:
     """mpremote's serial transport, with its failures turned into DeployErrors."""
 
@@ -228,23 +307,73 @@ class Device:
             self.t = SerialTransport(port, baudrate=115200, timeout=2)
         except TransportError:
             raise _why_not_open(port) from None
-        # Ctrl-C, raw REPL, soft reset: a clean interpreter, main.py not run.
-        # Retried: a chip that was just reset (ESP32 UART port) misses the first Ctrl-C while it boots.
-        deadline = time.monotonic() + INTERRUPT_FOR_S
-        while True:
-            try:
-                self.t.enter_raw_repl(soft_reset=True, timeout_overall=INTERRUPT_EVERY_S)
-                break
-            except Exception:
-                if time.monotonic() >= deadline:
-                    self.close()
-                    raise DeployError("the board at %s does not answer: %s" % (port, SAFE_BOOT_HINT)) from None
+        try:
+            self._wake()
+            # Ctrl-C, raw REPL, soft reset: a clean interpreter, main.py not run.
+            self.t.enter_raw_repl(soft_reset=True, timeout_overall=INTERRUPT_FOR_S)
+        except DeployError:
+            self.close()
+            raise
+        except Exception as e:   # TransportError, SerialException, OSError: the port went away mid-way
+            self.close()
+            raise DeployError("the board at %s stopped answering while deploy was getting its REPL (%s): "
+                              "it was reset or unplugged; deploy again" % (port, e)) from None
+
+    def _wake(self):
+        """Interrupt whatever runs and wait for the raw REPL prompt, telling apart what else the port does:
+        it closes (a DeployError at once), stays silent, or sends bytes that are not MicroPython's (both end
+        after SILENT_S), or talks like MicroPython but never gives up the REPL (a busy main.py: INTERRUPT_FOR_S).
+        Retried every INTERRUPT_EVERY_S meanwhile: a chip that was just reset misses the first Ctrl-C."""
+        import serial
+
+        ser = self.t.serial
+        seen = bytearray()
+        start = time.monotonic()
+        old_timeout = ser.timeout
+        ser.timeout = 0.05
+        try:
+            while True:
+                ser.write(b"\r\x03\x03\x01")       # Ctrl-C twice: stop a program; Ctrl-A: the raw REPL
+                until = time.monotonic() + INTERRUPT_EVERY_S
+                while time.monotonic() < until:
+                    chunk = ser.read(4096)
+                    if chunk:
+                        seen += chunk
+                        if b"raw REPL; CTRL-B to exit\r\n>" in seen:
+                            return
+                waited = time.monotonic() - start
+                micropython = any(s in seen for s in MICROPYTHON_SIGNS)
+                if not seen and waited >= SILENT_S:
+                    raise DeployError("nothing came back from %s in %.0f s: no MicroPython REPL answers there (a board with "
+                                      "other firmware, not a serial console, or a program that ignores Ctrl-C: then power "
+                                      "the board up while holding * on pad A (safe boot) and deploy again)" % (self.port, waited))
+                if seen and not micropython and waited >= SILENT_S:
+                    raise DeployError("%s answers, but not like MicroPython: it sent %s; this is not a MicroPython board "
+                                      "(other firmware, such as an Arduino sketch, or a serial port at another speed "
+                                      "than 115200 baud)" % (self.port, _sample(seen)))
+                if waited >= INTERRUPT_FOR_S:
+                    raise DeployError("the board at %s does not answer: %s" % (self.port, SAFE_BOOT_HINT))
+        except serial.SerialException as e:
+            raise DeployError("%s closed %s (%s): the board was reset or unplugged, or the program serving the port "
+                              "ended; check the cable and deploy again"
+                              % (self.port, "after sending %s" % _sample(seen) if seen else "as soon as it was opened", e)) from None
+        except OSError as e:
+            raise DeployError("%s failed while deploy talked to it (%s): the board was unplugged or reset; "
+                              "deploy again" % (self.port, e)) from None
+        finally:
+            if self.t is not None and ser.is_open:
+                ser.timeout = old_timeout
 
     def run(self, code):
         from mpremote.transport import TransportError, TransportExecError
 
         try:
-            return self.t.exec(code).decode("utf-8", "replace")
+            # A quiet stretch of COMMAND_S: mpremote's own 10 s was too short for hashing every file on an
+            # emulated Pico on a busy host (CI); a real board answers these in well under a second.
+            out, err = self.t.exec_raw(code, timeout=COMMAND_S)
+            if err:
+                raise TransportExecError(out, err.decode("utf-8", "replace"))
+            return out.decode("utf-8", "replace")
         except TransportExecError as e:
             err = e.error_output
             if "ENOSPC" in err or "Errno 28" in err:
@@ -259,11 +388,39 @@ class Device:
         return ast.literal_eval(self.run("print(repr(%s))" % expr).strip())
 
     def info(self):
-        plat, mpy, ver = self.eval("(__import__('sys').platform, getattr(__import__('sys').implementation, '_mpy', 0), "
-                                   "__import__('sys').implementation.version[:3])")
+        """What the board says about itself: {"implementation": "micropython"/"circuitpython", "version": "1.27.0",
+        "machine": sys.implementation._machine, "platform": sys.platform, "mpy", "mpy_sub", "arch", "arch_flags",
+        "has_mpy"}."""
+        impl, plat, mpy, ver, machine = self.eval(
+            "(lambda s: (s.implementation.name, s.platform, getattr(s.implementation, '_mpy', 0), "
+            "s.implementation.version[:3], getattr(s.implementation, '_machine', '')))(__import__('sys'))")
         out = decode_mpy(mpy)
-        out.update({"platform": plat, "version": ".".join(str(v) for v in ver), "has_mpy": mpy != 0})
+        out.update({"implementation": impl, "platform": plat, "version": ".".join(str(v) for v in ver),
+                    "machine": machine, "has_mpy": mpy != 0})
         return out
+
+    def listing(self):
+        """[(path, size)] of every file on the board (paths as deploy writes them: 'lib/engine/game.mpy'), one command."""
+        return [tuple(e) for e in self.eval_code(_LIST_CODE)]
+
+    def heads(self, paths, n=160):
+        """{path: the first n bytes (bytes), or None when it cannot be read}: enough to recognise a file."""
+        code = ("def _r(p):\n try:\n  f = open(p, 'rb')\n except OSError:\n  return None\n"
+                " b = f.read(%d)\n f.close()\n return b\nprint(repr([_r(p) for p in %r]))" % (n, list(paths)))
+        return dict(zip(paths, self.eval_code(code))) if paths else {}
+
+    def record(self):
+        """The manifest an earlier deploy left (MANIFEST_NAME, parsed), or None."""
+        import json
+
+        raw = self.heads([MANIFEST_NAME], 1 << 16).get(MANIFEST_NAME)
+        if raw is None:
+            return None
+        try:
+            rec = json.loads(raw.decode("utf-8"))
+        except ValueError:
+            return None
+        return rec if isinstance(rec, dict) and rec.get("project") == PROJECT else None
 
     def hashes(self, paths):
         # One command per 40 files instead of mpremote's fs_hashfile (two
@@ -355,6 +512,18 @@ class Device:
                 self.remove(p)
         self._fs(self.t.fs_rmdir, path)
 
+    def release(self):
+        """Leave the board as it was found: out of the raw REPL, then a soft reset, which starts its main.py
+        (or code.py) again. Closes the port."""
+        try:
+            if self.t is not None:
+                self.t.exit_raw_repl()
+                self.t.serial.write(b"\x04")   # Ctrl-D at the friendly REPL: soft reset, main.py runs
+                self.t.serial.flush()
+        except Exception:
+            pass
+        self.close()
+
     def reset(self):
         # As `mpremote reset`: machine.reset() never answers, so do not wait for it.
         try:
@@ -378,53 +547,138 @@ class Device:
 
 
 # ---------------------------------------------------------------- the deploy
-def deploy(board, port=None, dry_run=False, reset=True, log=print, root=ROOT, _device=None):
-    """Deploy the tree at `root` to the board at `port` (found on USB if None). Returns a summary dict."""
-    board_file(board, root)                        # bad board name: refuse before touching anything
+def _is_comment_only(data):
+    """A boot.py as a port makes it on a fresh board (the ESP32's: only comments): nothing of a maker's."""
+    try:
+        text = data.decode("utf-8")
+    except (UnicodeDecodeError, AttributeError):
+        return False
+    return all(not ln.strip() or ln.strip().startswith("#") for ln in text.splitlines())
+
+
+def foreign_files(listing, heads, record, storage_dir="/", root=ROOT):
+    """[path] of the files on a board that this project did not put there (a maker's own project), from the
+    board's `listing` [(path, size)], the first bytes of main.py/boot.py (`heads`) and the manifest an earlier
+    deploy left (`record`, or None). Ours: the manifest's files, our package directories, board_config, the
+    game's own data files in STORAGE_DIR, and a main.py that starts as ours does; a boot.py of only comments
+    (as a fresh ESP32 has) belongs to nobody."""
+    ours = set((record or {}).get("files", {}))
+    ours.add(MANIFEST_NAME)
+    first_line = (Path(root) / "main.py").read_bytes().split(b"\n", 1)[0]
+    store = storage_dir.strip("/")
+    store = store + "/" if store else ""
+    data = set()
+    for name in DATA_FILES:
+        data.add(store + name)
+        data.add(store + name + ".tmp")
+    out = []
+    for path, _size in listing:
+        if path in ours or path in data or path.startswith(OUR_DIRS) or path in ("board_config.py", "board_config.mpy"):
+            continue
+        head = heads.get(path)
+        if path == "main.py" and head is not None and head.split(b"\n", 1)[0] == first_line:
+            continue
+        if path == "boot.py" and head is not None and _is_comment_only(head) and len(head) < 160:
+            continue
+        out.append(path)
+    return sorted(out)
+
+
+def survey(dev, storage_dir="/", root=ROOT):
+    """What is on the board: {"files": [(path, size)], "record": manifest or None, "foreign": [path]}."""
+    listing = dev.listing()
+    paths = {p for p, _ in listing}
+    heads = dev.heads([p for p in ("main.py", "boot.py") if p in paths])
+    record = dev.record() if MANIFEST_NAME in paths else None
+    return {"files": listing, "record": record, "foreign": foreign_files(listing, heads, record, storage_dir, root)}
+
+
+def refuse_other_boards(info, board, cfg, port, root=ROOT, emulated=False):
+    """DeployError unless the board is a MicroPython board of the kind `cfg` (boards/<board>.py) is wired for, as the
+    board itself says (its port, sys.implementation._machine): never a guess from USB ids. `emulated`: the board is
+    an emulator wired from this very board file (tools.rp2040), so any board file of its chip fits it."""
+    import boards
+
+    if info["implementation"] != "micropython":
+        if info["implementation"] == "circuitpython":
+            raise DeployError("the board at %s runs CircuitPython (%s), and tools.deploy writes MicroPython boards only: "
+                              "copy the game to its CIRCUITPY drive with python -m tools.circuitpy --board NAME "
+                              "(a CircuitPython board file such as feather_rp2040)" % (port, info["machine"] or "?"))
+        raise DeployError("the board at %s runs %s, not MicroPython: nothing was written" % (port, info["implementation"]))
+    if info["platform"] in EMULATORS or emulated:
+        return   # the virtual board and the emulated Pico are wired from whichever board file they are given
+    want = boards.platform(cfg)
+    if want and info["platform"] != want:
+        raise DeployError("this board runs the %s port but --board %s is for %s: pick the right --board "
+                          "(one of %s)" % (info["platform"], board, want, ", ".join(board_names(root))))
+    machines = boards.machines(cfg)
+    if not machines:
+        raise DeployError("boards/%s.py does not say which board it is wired for; the board at %s says it is %r: if the "
+                          "file's pins are right for it, add MACHINES = (%r,) to the file and deploy again"
+                          % (board, port, info["machine"], info["machine"]))
+    if info["machine"] not in machines:
+        raise DeployError("--board %s is wired for %s, but the board at %s says it is %r: choose the board file made for "
+                          "it, or copy boards/%s.py to boards/NEW.py, fix its pins for this board and add %r to its MACHINES"
+                          % (board, " / ".join(machines), port, info["machine"], board, info["machine"]))
+
+
+def deploy(board, port=None, dry_run=False, reset=True, log=print, root=ROOT, _device=None, overwrite=False,
+           emulated=False):
+    """Deploy the tree at `root` to the board at `port` (found on USB if None). Returns a summary dict.
+
+    Refused before anything is written: a board file that cannot work, a board that is not the MicroPython board
+    the file is for, and (without `overwrite`) a board holding files this project did not put there."""
+    cfg = board_module(board, root)                # bad name or bad file: refuse before touching anything
     if not (Path(root) / "main.py").is_file():
         raise DeployError("main.py is missing from the repository")
     port = port or find_port()
     dev = _device or Device(port)
     try:
         info = dev.info()
-        log("board at %s: MicroPython %s on %s, .mpy v%d.%d" % (port, info["version"], info["platform"], info["mpy"], info["mpy_sub"]))
-        want = board_platform(board, root)
-        if want and info["platform"] not in EMULATORS and info["platform"] != want:
-            raise DeployError("this board runs the %s port but --board %s is for %s: pick the right --board "
-                              "(one of %s)" % (info["platform"], board, want, ", ".join(board_names(root))))
+        log("board at %s: %s %s on %s (%s), .mpy v%d.%d" % (port, "MicroPython" if info["implementation"] == "micropython"
+            else info["implementation"], info["version"], info["machine"] or "?", info["platform"], info["mpy"], info["mpy_sub"]))
+        refuse_other_boards(info, board, cfg, port, root, emulated)
         if not info["has_mpy"]:
             raise DeployError("this MicroPython cannot import .mpy files; flash a standard MicroPython 1.22+ build")
         if info["arch"] not in ARCHES:
             raise DeployError("unknown native architecture %d on the board: update mpremote/mpy-cross" % info["arch"])
         exe, exe_version = mpy_cross_for(info["mpy"], info["mpy_sub"])
+        found = survey(dev, getattr(cfg, "STORAGE_DIR", "/"), root)
+        if found["foreign"] and not overwrite:
+            shown = ", ".join(found["foreign"][:8]) + (" and %d more" % (len(found["foreign"]) - 8) if len(found["foreign"]) > 8 else "")
+            raise DeployError("the board at %s holds files this project did not put there (%s): nothing was written. "
+                              "Copy what you want to keep off it (mpremote connect %s fs cp :main.py .), then deploy "
+                              "with --overwrite" % (port, shown, port))
         # -march only shapes native code (the game has none: the wasm ports
         # refuse @native/viper), so the header stays arch-neutral; passing it
         # keeps a future @native function compiled for the right CPU.
         march = ARCHES[info["arch"]]
-        log("compiling with %s%s" % (exe_version.split(";")[0], " -march=" + march if march else ""))
+        log("compiling: %s%s" % (compiler_note(exe_version, info), "; -march=" + march if march else ""))
         with tempfile.TemporaryDirectory(prefix="wts-deploy-") as work:
             files = compile_all(board, exe, march, work, root)
 
         have = dev.hashes(files)
         changed = [p for p in files if have.get(p) != sha(files[p])]
-        # Stale modules: anything else in our package dirs, and .py twins that
-        # would shadow the .mpy (MicroPython imports X.py before X.mpy).
-        on_board = set(dev.files_under(["lib/" + p for p in PACKAGES]))
-        stale = sorted(p for p in on_board if p not in files)
+        on_board = {p for p, _ in found["files"]}
+        # Stale modules: anything else in our package dirs (a module this runtime does not import, such as
+        # hw_circuitpython, or one that was removed), and .py twins that would shadow the .mpy (MicroPython
+        # imports X.py before X.mpy).
+        stale = sorted(p for p in on_board if p.startswith(tuple("lib/%s/" % d for d in PACKAGES)) and p not in files)
         twins = [p[:-4] + ".py" for p in files if p.endswith(".mpy")]
-        tw = dev.hashes(twins)
-        stale += [p for p in twins if tw.get(p) is not None and p not in stale]
+        stale += [p for p in twins if p in on_board and p not in stale]
         # A source copy at the root (e.g. from `mip install --target /`) comes
         # first on sys.path ('' before /lib) and would shadow lib/<pkg>.
-        shadows = [d + "/" for d in PACKAGES if dev.is_dir(d)]
-        stale += shadows
+        stale += [d + "/" for d in PACKAGES if any(p.startswith(d + "/") for p in on_board)]
         summary = {"port": port, "board": board, "copied": changed, "unchanged": len(files) - len(changed),
-                   "removed": stale, "files": sorted(files), "dry_run": dry_run}
+                   "removed": stale, "files": sorted(files), "dry_run": dry_run, "foreign": found["foreign"],
+                   "machine": info["machine"]}
         if dry_run:
             for p in changed:
                 log("would copy  %s (%d bytes)" % (p, len(files[p])))
             for p in stale:
                 log("would remove %s" % p)
+            for p in found["foreign"]:
+                log("would overwrite or leave %s (not from this project: --overwrite)" % p)
             log("dry run: %d to copy, %d unchanged, %d to remove; nothing was changed" % (len(changed), summary["unchanged"], len(stale)))
             return summary
 
@@ -435,6 +689,9 @@ def deploy(board, port=None, dry_run=False, reset=True, log=print, root=ROOT, _d
         if free is not None and need > free:
             raise DeployError("the board's flash is full: %d KB needed, %d KB free; delete files you do not need "
                               "(mpremote fs ls / fs rm) and deploy again" % (-(-need // 1024), free // 1024))
+        for p in found["foreign"]:
+            if p in files:
+                log("overwrite %s (not from this project; --overwrite)" % p)
         for p in stale:
             log("remove %s" % p)
             if p.endswith("/"):
@@ -452,8 +709,9 @@ def deploy(board, port=None, dry_run=False, reset=True, log=print, root=ROOT, _d
         if bad:
             raise DeployError("verification failed for %s: the board's copy differs from the build; "
                               "deploy again (if it keeps failing the flash may be worn or full)" % ", ".join(bad))
-        log("verified %d files by SHA-256 (%d copied, %d unchanged%s)" % (
-            len(files), len(changed), summary["unchanged"], ", %d removed" % len(stale) if stale else ""))
+        dev.write(MANIFEST_NAME, record_text(board, files))
+        log("verified %d files by SHA-256 (%d copied, %d unchanged%s); their list is in %s on the board" % (
+            len(files), len(changed), summary["unchanged"], ", %d removed" % len(stale) if stale else "", MANIFEST_NAME))
         if reset:
             dev.reset()
             log("reset the board: the game starts")
@@ -494,9 +752,19 @@ what goes where on the board:
   lib/engine/*.mpy, lib/firmware/*.mpy   compiled with the mpy-cross matching the board's .mpy version
   board_config.mpy                       boards/NAME.py, compiled
   main.py                                the launcher, as source
+Only the modules main.py imports are copied (never firmware/hw_circuitpython.py).
 Unchanged files (same SHA-256 on the board) are not copied again; every file is
 verified by hash after copying; stale modules in lib/engine and lib/firmware, .py twins
 that would shadow a .mpy, and root engine/ or firmware/ copies (from mip) are removed.
+wts_manifest.json on the board lists what deploy wrote, with hashes.
+
+nothing is written unless:
+  the board file passes the board-file check (firmware/boardcheck.py);
+  the board runs MicroPython (a CircuitPython board: python -m tools.circuitpy) and says,
+    in sys.implementation._machine, that it is a board the file's MACHINES names;
+  it holds no files this project did not put there (or --overwrite is given).
+Without --port only a MicroPython chip's own USB port is opened (Raspberry Pi,
+Espressif); a USB-serial bridge (CP210x, CH340, FTDI) is named with --port.
 
 ESP32-S3-DevKitC-1: plug into the port labelled USB (the chip's own USB, /dev/ttyACM0):
   opening it does not reset the chip. The UART port (/dev/ttyUSB0, a CP210x/CH343
@@ -521,6 +789,9 @@ def main(argv=None):
     ap.add_argument("--port", help="serial port (/dev/ttyACM0, COM3) or socket://HOST:PORT; default: the one USB board found")
     ap.add_argument("--dry-run", action="store_true", help="read the board and list what would change; change nothing")
     ap.add_argument("--no-reset", action="store_true", help="do not reset the board after deploying")
+    ap.add_argument("--overwrite", action="store_true",
+                    help="deploy even though the board holds files this project did not put there (a project of your own: "
+                         "its main.py is replaced, other files stay)")
     ap.add_argument("--manifest", action="store_true", help="print the mip package.json for this tree and exit")
     args = ap.parse_args(argv)
     if args.manifest:
@@ -532,10 +803,11 @@ def main(argv=None):
         plat = board_platform(args.board)
         if plat == "circuitpython":  # a USB drive, not a REPL: tools/circuitpy.py copies the files
             from tools import circuitpy
-            return circuitpy.main(["--board", args.board] + (["--dry-run"] if args.dry_run else []))
+            return circuitpy.main(["--board", args.board] + (["--dry-run"] if args.dry_run else [])
+                                  + (["--overwrite"] if args.overwrite else []))
         if plat == "linux":
             raise DeployError("%s runs the game on the Raspberry Pi itself: on the Pi, run sudo tools/rpi/install.sh %s" % (args.board, args.board))
-        deploy(args.board, port=args.port, dry_run=args.dry_run, reset=not args.no_reset)
+        deploy(args.board, port=args.port, dry_run=args.dry_run, reset=not args.no_reset, overwrite=args.overwrite)
     except DeployError as e:
         print("deploy: %s" % e, file=sys.stderr)
         return 1

@@ -1,4 +1,4 @@
-"""What `./wts play` runs: flash an attached board and play on it, or play the real firmware in the terminal simulator."""
+"""What `./wts play` runs: with a board attached, say what it is and ask before deploying to it; otherwise play the real firmware in the terminal simulator."""
 import argparse
 import sys
 
@@ -12,29 +12,41 @@ from tools.sim.narrate import LANGS
 PLAY_MODES = ("2p",) + BOT_LEVELS + ("demo", "tutorial", "attract", "menu")
 
 
-def attached_boards():
-    """[(port, vid)] of USB serial ports that look like MicroPython boards (none if pyserial finds none)."""
-    from serial.tools import list_ports
+class Refused(Exception):
+    """Nothing was written to the board; str() says why and what to do (one sentence)."""
 
-    from tools.deploy import USB_VIDS
 
-    return [(p.device, p.vid) for p in sorted(list_ports.comports()) if p.vid in USB_VIDS]
+def attached_ports():
+    """([(port, vid, pid, description)] worth asking, [(...)] behind a USB-serial bridge) of the USB serial ports here.
+
+    Asked (opened, interrupted, read, left running again): chips that run MicroPython or CircuitPython on their
+    own USB. A bridge (CP210x, CH340, FTDI) could front any board, an Arduino as easily as an ESP32: play names
+    those but never opens them; `--port` does."""
+    from tools import deploy
+
+    ports = deploy.usb_ports()
+    ask = [p for p in ports if p[1] in deploy.MICROPYTHON_USB or p[1] in deploy.CIRCUITPYTHON_USB]
+    return ask, [p for p in ports if p not in ask]
 
 
 def build_parser():
     ap = argparse.ArgumentParser(
         prog="./wts play",
-        description="Play What the Shell. With a Pico or ESP32-S3 on USB, deploy the game to it and play "
-                    "there; otherwise play the real firmware in the terminal simulator against the computer. "
-                    "Settings and scores are kept in a per-user state folder between runs.",
+        description="Play What the Shell. With a board on USB, say what it is and what is on it, and deploy the game "
+                    "to it only when you say yes (--yes for scripts); otherwise play the real firmware in the terminal "
+                    "simulator against the computer. Settings and scores are kept in a per-user state folder between runs.",
     )
     ap.add_argument("--level", choices=BOT_LEVELS,
                     help="the computer's level (default: medium); the same as --mode LEVEL")
     ap.add_argument("--mode", choices=PLAY_MODES,
                     help="simulator mode instead of a game against the computer (2p: both pads on one keyboard)")
     ap.add_argument("--board", help="board file (boards/NAME.py) for the device or the simulator's layout "
-                                    "(default: guessed from USB, else pico); one of: " + ", ".join(boards.names()))
-    ap.add_argument("--port", help="serial port of the board to deploy to (default: the one found on USB)")
+                                    "(default: the one whose MACHINES name the attached board, else pico); one of: "
+                    + ", ".join(boards.names()))
+    ap.add_argument("--port", help="serial port of the board to deploy to (default: a MicroPython board's own USB port)")
+    ap.add_argument("--yes", action="store_true", help="deploy to the attached board without asking (for scripts)")
+    ap.add_argument("--overwrite", action="store_true",
+                    help="deploy even if the board holds files this project did not put there (your own project)")
     ap.add_argument("--sim", action="store_true", help="always use the simulator, even with a board attached")
     ap.add_argument("--seed", type=seed_arg,
                     help="replay a game: the seed the simulator showed (default: a fresh one every launch)")
@@ -57,14 +69,144 @@ def sim_mode(ap, args):
     return args.mode or args.level or "medium"
 
 
-def guess_board(vid):
-    """The board file for a USB vendor id, or None when no board file (or more than one) claims it."""
-    found = boards.for_usb_vid(vid)
-    if len(found) > 1 and any(boards.load(n).NAME == n for n in found):
-        # A copied board file keeps the original's USB_VIDS: the original is the safe guess, and
-        # --board names the copy.
-        found = [n for n in found if boards.load(n).NAME == n]
-    return found[0] if len(found) == 1 else None
+def boards_for(machine, platform=None):
+    """The board files whose MACHINES name this sys.implementation._machine (for a CircuitPython board, only the
+    CircuitPython ones). A file that does not load is skipped here: it is reported when it is used."""
+    out = []
+    for name in boards.names():
+        try:
+            cfg = boards.load(name)
+        except ValueError:
+            continue
+        if machine in boards.machines(cfg) and (platform is None or boards.platform(cfg) == platform):
+            out.append(name)
+    if len(out) > 1:
+        # A copied board file keeps the original's MACHINES: the original (NAME equal to its file) is the
+        # safe default, and --board names the copy.
+        firsts = [n for n in out if getattr(boards.load(n), "NAME", None) == n]
+        out = firsts or out
+    return out
+
+
+def look(port):
+    """Ask the board at `port` what it is and what it holds, then leave it running as it was.
+    {"port", "info": deploy.Device.info(), "survey": deploy.survey() or None}; deploy.DeployError when no board answers."""
+    from tools import deploy
+
+    dev = deploy.Device(port)
+    try:
+        info = dev.info()
+        found = deploy.survey(dev) if info["implementation"] == "micropython" else None
+    finally:
+        dev.release()
+    return {"port": port, "info": info, "survey": found}
+
+
+def describe(seen, usb=None):
+    """The lines play prints about a board it looked at."""
+    from tools import deploy
+
+    info, found = seen["info"], seen["survey"]
+    lines = ["play: found a board at %s%s" % (seen["port"], " (USB %04x:%04x, %s)" % (usb[1], usb[2], deploy.usb_kind(usb[1]))
+                                               if usb else "")]
+    impl = {"micropython": "MicroPython", "circuitpython": "CircuitPython"}.get(info["implementation"], info["implementation"])
+    lines.append("  it says: %s %s on %r (sys.platform %s)" % (impl, info["version"], info["machine"], info["platform"]))
+    if found is not None:
+        files = found["files"]
+        if not files:
+            lines.append("  its files: none (a fresh board)")
+        else:
+            groups = {}
+            for path, size in files:
+                top = path.split("/")[0] + "/" if "/" in path else path
+                if path.startswith("lib/"):
+                    top = "/".join(path.split("/")[:2]) + "/"
+                groups.setdefault(top, []).append(size)
+            shown = ["%s (%d files)" % (k, len(v)) if k.endswith("/") else k for k, v in sorted(groups.items())]
+            lines.append("  its files: %s" % ", ".join(shown))
+        rec = found["record"]
+        if rec:
+            lines.append("  What the Shell is on it (boards/%s.py, written by tools.deploy: %s)" % (rec.get("board", "?"), deploy.MANIFEST_NAME))
+        if found["foreign"]:
+            lines.append("  not from this project: %s" % ", ".join(found["foreign"]))
+    return lines
+
+
+def choose_board(args, seen):
+    """The board file to deploy (--board, else the one whose MACHINES name the board), or Refused."""
+    from tools import deploy
+
+    info = seen["info"]
+    if info["implementation"] not in ("micropython", "circuitpython"):
+        raise Refused("the board at %s runs %s, which this game does not run on" % (seen["port"], info["implementation"]))
+    if args.board:
+        return args.board
+    if info["platform"] in deploy.EMULATORS:
+        return "pico"     # the virtual board emulates whichever board file it gets
+    platform = "circuitpython" if info["implementation"] == "circuitpython" else None
+    found = boards_for(info["machine"], platform)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise Refused("no board file here is for a board that says %r (MACHINES in boards/*.py): copy the board file "
+                      "closest to your wiring to boards/NEW.py, fix its pins, add that name to its MACHINES, then "
+                      "./wts play --board NEW; or ./wts play --sim" % info["machine"])
+    raise Refused("several board files are for %r (%s): choose one with --board" % (info["machine"], ", ".join(found)))
+
+
+def ask(question, args):
+    """True when the user said yes (or gave --yes). A run without a terminal never deploys without --yes."""
+    if args.yes:
+        return True
+    if not sys.stdin.isatty():
+        raise Refused("this run has no terminal to ask in, and --yes was not given: nothing was written "
+                      "(./wts play --yes deploys without asking; ./wts play --sim plays the simulator)")
+    try:
+        answer = input(question + " [y/N] ")
+    except EOFError:
+        answer = ""
+    return answer.strip().lower() in ("y", "yes")
+
+
+def offer(args, port, usb=None):
+    """Look at the board at `port`, say what it is, and deploy there only if the user agrees. Returns the exit code."""
+    from tools import deploy
+
+    print("play: asking the board at %s what it is (its program is interrupted for a moment, then started again)" % port,
+          flush=True)
+    try:
+        seen = look(port)
+    except deploy.DeployError as e:
+        raise Refused("could not talk to a board at %s: %s" % (port, e)) from None
+    for line in describe(seen, usb):
+        print(line)
+    board = choose_board(args, seen)
+    circuit = seen["info"]["implementation"] == "circuitpython"
+    if circuit and boards.platform(boards.load(board)) != "circuitpython":
+        raise Refused("the board at %s runs CircuitPython, and boards/%s.py is a MicroPython board file: choose a "
+                      "CircuitPython one with --board (such as feather_rp2040)" % (port, board))
+    foreign = seen["survey"]["foreign"] if seen["survey"] else []
+    if foreign and not args.overwrite:
+        raise Refused("the board holds files this project did not put there (%s): nothing was written. Copy what you "
+                      "want to keep off it (mpremote connect %s fs cp :main.py .), then ./wts play --overwrite"
+                      % (", ".join(foreign), port))
+    what = "copy What the Shell to its CIRCUITPY drive" if circuit else "deploy What the Shell to it"
+    keeps = "" if circuit else "; the game's settings and scores on it are kept"
+    if not ask("play: %s with boards/%s.py%s?" % (what, board, keeps), args):
+        print("play: nothing was written to the board. ./wts play --sim plays the simulator instead.")
+        return 0
+    if circuit:
+        from tools import circuitpy
+
+        rc = circuitpy.main(["--board", board] + (["--overwrite"] if args.overwrite else []))
+    else:
+        print("play: deploying the %s build to %s (takes a minute the first time)" % (board, port), flush=True)
+        rc = deploy.main(["--board", board, "--port", port] + (["--overwrite"] if args.overwrite else []))
+    if rc:
+        return rc
+    print("play: done. The board restarts into attract mode: press any key on a pad to play,"
+          " or hold * on pad A for two seconds for the menu.")
+    return 0
 
 
 def main(argv=None):
@@ -75,25 +217,25 @@ def main(argv=None):
         ap.error("unknown board %r; valid boards: %s (the files in boards/)" % (args.board, ", ".join(boards.names())))
 
     if not args.sim:
-        found = [(args.port, None)] if args.port else attached_boards()
-        if len(found) == 1:
-            port, vid = found[0]
-            board = args.board or guess_board(vid)
-            if board is None:
-                sys.exit("play: a board is attached at %s but its kind is unknown; run ./wts play --board NAME "
-                         "(one of %s), or ./wts play --sim for the simulator" % (port, ", ".join(boards.names())))
+        if args.port:
+            found, bridges = [(args.port, None, None, "")], []
+        else:
+            found, bridges = attached_ports()
+        for dev, vid, _, _ in bridges:
             from tools import deploy
 
-            print("play: found a board at %s; deploying the %s build (takes a minute the first time)" % (port, board))
-            rc = deploy.main(["--board", board, "--port", port])
-            if rc:
-                return rc
-            print("play: done. The board restarts into attract mode: press any key on a pad to play,"
-                  " or hold * on pad A for two seconds for the menu.")
-            return 0
+            print("play: %s is %s, so play does not open it; if it is a MicroPython board, run ./wts play --port %s"
+                  % (dev, deploy.usb_kind(vid), dev))
+        if len(found) == 1:
+            port, vid, pid, desc = found[0]
+            try:
+                return offer(args, port, (port, vid, pid, desc) if vid is not None else None)
+            except Refused as e:
+                print("play: not deploying: %s" % e, file=sys.stderr)
+                return 1
         if len(found) > 1:
             print("play: %d boards attached (%s); using the simulator. Name one with --port to deploy."
-                  % (len(found), ", ".join(p for p, _ in found)))
+                  % (len(found), ", ".join(p for p, _, _, _ in found)))
 
     from tools.sim import cli
 

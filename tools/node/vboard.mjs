@@ -225,7 +225,7 @@ async function workerThread() {
       return 0;
     },
     request_reset(kind) { resetReq = kind; return 0; },
-    // Project files the guest runs as private modules (firmware/keypad.py, boards/_chips.py).
+    // Project files the guest runs as private modules (firmware/keypad.py, firmware/boardcheck.py).
     source(rel) { return fs.readFileSync(path.join(ROOT, rel), "utf8"); },
     heap_limit() { return heapLimit; },
     heap_peak(n) { if (n > Atomics.load(ctrl, HEAPPEAK)) Atomics.store(ctrl, HEAPPEAK, n); return 0; },

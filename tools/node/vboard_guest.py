@@ -16,7 +16,7 @@ import time as _rtime
 def _source(path, name):
     # A project file run as a private module (never on the guest's filesystem,
     # so deploy sees a clean board): firmware/keypad.py is the one home of the
-    # key layouts, boards/_chips.py of the pin tables. MicroPython folds
+    # key layouts, firmware/boardcheck.py of the pin tables. MicroPython folds
     # const() for `from micropython import const` exactly as through _compat.
     ns = {"__name__": name}
     exec(_vb.source(path).replace("from engine._compat import const", "from micropython import const"), ns)
@@ -24,7 +24,7 @@ def _source(path, name):
 
 
 _keypad = _source("firmware/keypad.py", "_vb_keypad")
-_chips = _source("boards/_chips.py", "_vb_chips")
+_chips = _source("firmware/boardcheck.py", "_vb_chips")
 
 
 # ---- heap ceiling ----------------------------------------------------------
@@ -164,7 +164,7 @@ def _refresh(gen):
 
 
 def _pin_problem(pin):
-    # The board file's chip and reserved pins (boards/_chips.py), as the host fakes check them.
+    # The board file's chip and reserved pins (firmware/boardcheck.py), as the host fakes check them.
     cfg = _board()
     if cfg is None:
         return None

@@ -16,8 +16,9 @@ class RenderError(Exception):
 def load_board(name):
     """The board config module boards/<name>.py (through boards.load), or a RenderError naming the valid boards."""
     import boards
+    from firmware.boardcheck import check
     try:
-        return boards.load(name)
+        return check(boards.load(name)) or boards.load(name)   # the one board-file check (firmware/boardcheck.py)
     except ValueError as e:
         raise RenderError(str(e))
 

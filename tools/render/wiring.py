@@ -62,9 +62,19 @@ def pad_wires(board, which):
 def _box(d, xy, title, sub=None, fill=(255, 255, 255), outline=INK):
     d.rounded_rectangle(xy, radius=10, fill=fill, outline=outline, width=3)
     x0, y0, x1, _ = xy
-    d.text(((x0 + x1) / 2, y0 + 22), title, font=font(22, True), fill=INK, anchor="mm")
+    room = x1 - x0 - 24
+    d.text(((x0 + x1) / 2, y0 + 22), fit(title, font(22, True), room), font=font(22, True), fill=INK, anchor="mm")
     if sub:
-        d.text(((x0 + x1) / 2, y0 + 48), sub, font=font(16), fill=(90, 94, 100), anchor="mm")
+        d.text(((x0 + x1) / 2, y0 + 48), fit(sub, font(16), room), font=font(16), fill=(90, 94, 100), anchor="mm")
+
+
+def fit(text, fnt, width):
+    """`text`, cut short with an ellipsis if it is wider than `width` pixels in `fnt` (a long board description)."""
+    if fnt.getlength(text) <= width:
+        return text
+    while text and fnt.getlength(text + "…") > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
 
 
 def _dot(d, x, y, c):
@@ -87,6 +97,42 @@ def _resistor(d, x0, y, x1, label, c=DATA):
     d.text(((x0 + x1) / 2, y - 28), label, font=font(18, True), fill=INK, anchor="mm")
 
 
+def _resistor_v(d, x, y0, y1, label, c=DATA):
+    """A zig-zag resistor from y0 down to y1 on one vertical line, labelled to its right."""
+    n = 6
+    pts = [(x, y0)]
+    step = (y1 - y0) / (n + 1)
+    for i in range(n):
+        pts.append((x + (-10 if i % 2 == 0 else 10), y0 + step * (i + 0.5) + step / 2))
+    pts.append((x, y1))
+    d.line(pts, fill=c, width=3, joint="curve")
+    d.text((x + 16, (y0 + y1) / 2), label, font=font(16, True), fill=INK, anchor="lm")
+
+
+def _capacitor_h(d, x0, x1, y, label):
+    """A non-polarised capacitor on a horizontal wire from x0 to x1 (two plates in the middle), labelled after x1."""
+    xm = (x0 + x1) / 2
+    d.line((x0, y, xm - 5, y), fill=INK, width=3)
+    d.line((xm + 5, y, x1, y), fill=INK, width=3)
+    d.line((xm - 5, y - 11, xm - 5, y + 11), fill=INK, width=4)
+    d.line((xm + 5, y - 11, xm + 5, y + 11), fill=INK, width=4)
+    d.text((x1 + 12, y), label, font=font(15, True), fill=INK, anchor="lm")
+
+
+def wrap(text, fnt, width, indent="   "):
+    """Lines of at most `width` pixels in `fnt`, broken between words; continuation lines indented."""
+    lines, line = [], ""
+    for word in text.split(" "):
+        trial = word if not line else line + " " + word
+        if line and fnt.getlength(trial) > width:
+            lines.append(line)
+            line = indent + word
+        else:
+            line = trial
+    lines.append(line)
+    return lines
+
+
 def _mini_keypad(d, x0, y0, cell, keys=KEYS_3X4):
     for k, ch in enumerate(keys):
         r, c = divmod(k, 3)
@@ -103,7 +149,7 @@ def draw_wiring(board):
     img = Image.new("RGB", (W, H), PAPER)
     d = ImageDraw.Draw(img)
     title = board_title(board)
-    d.text((40, 40), "Wiring — %s" % title, font=font(32, True), fill=INK, anchor="lm")
+    d.text((40, 40), fit("Wiring — %s" % title, font(32, True), W - 80), font=font(32, True), fill=INK, anchor="lm")
     name = boards.name_of(board)     # the file it came from: a copied board keeps NAME = "pico"
     d.text((40, 76), "generated from boards/%s.py by `.venv/bin/python -m tools.render wiring --board %s`" % (name, name),
            font=font(17), fill=(110, 114, 120), anchor="lm")
@@ -157,8 +203,17 @@ def draw_wiring(board):
     for x, c, ry in ((560, RED, 190), (670, BLACK, 236)):
         _wire(d, [(x, ry), (x, ls[1])], c)
         _dot(d, x, ry, c)
-    d.text((568, 262), "VCC", font=font(14), fill=RED, anchor="lm")
-    d.text((678, 262), "GND", font=font(14), fill=INK, anchor="lm")
+    d.text((566, 213), "VCC", font=font(14), fill=RED, anchor="lm")
+    d.text((678, 213), "GND", font=font(14), fill=INK, anchor="lm")
+    # The shifter's own decoupling capacitor, from its VCC to its GND right at the chip.
+    _capacitor_h(d, 560, 670, 254, "100 nF")
+    _dot(d, 560, 254, RED)
+    _dot(d, 670, 254, BLACK)
+    # A pull-down on the data line keeps the LEDs dark while the MCU's pin floats (reset, boot).
+    xp = 420
+    _dot(d, xp, 340, DATA)
+    _resistor_v(d, xp, 340, 244, "10 kΩ")
+    _dot(d, xp, 236, BLACK)
 
     # Series resistor right at DIN damps ringing on the data line.
     mx = (960, 272, 1440, 730)
@@ -223,21 +278,24 @@ def draw_wiring(board):
     from firmware.display import led_share_ma
 
     notes = [
-        "Level shifter: 1A ← data pin (10 kΩ to GND), 1Y → 330 Ω → DIN;",
-        "   1OE to GND; unused 2A-4A to GND, 2OE-4OE to 5 V; 100 nF at VCC.",
+        "Level shifter: 1A ← data pin, with 10 kΩ from it to GND; 1Y → 330 Ω → DIN; 1OE to GND; unused 2A-4A "
+        "to GND, 2OE-4OE to 5 V; 100 nF from its VCC to its GND, at the chip.",
         "1000 µF across 5 V / GND where power enters the matrix.",
-        "Whole board within CURRENT_BUDGET_MA = %d mA: the lit LEDs" % board.CURRENT_BUDGET_MA,
-        "   get %d mA after idle LEDs and controller (firmware/display.py)." % led_share_ma(board),
+        "Whole board within CURRENT_BUDGET_MA = %d mA: the lit LEDs get %d mA after idle LEDs and controller "
+        "(firmware/display.py)." % (board.CURRENT_BUDGET_MA, led_share_ma(board)),
         "All grounds common: MCU, shifter, LEDs, supply.",
-        "Keypads: connector pins 1..7 in order to the pins shown;",
-        "   the board file's part says which are rows and columns.",
+        "Keypads: connector pins 1..7 in order to the pins shown; the board file's part says which are rows "
+        "and columns.",
         "Pad B is mounted turned 180° (PAD_B_ROTATED = %s)." % getattr(board, "PAD_B_ROTATED", False),
     ]
-    ny = 790
-    d.text((960, ny), "Notes", font=font(20, True), fill=INK, anchor="lm")
-    for i, t in enumerate(notes):
-        d.text((960, ny + 34 + i * 27), t, font=font(16), fill=INK, anchor="lm")
-    return img.crop((0, 0, W, max(y_buzz + 90, ny + 34 + len(notes) * 27 + 30)))
+    nx, ny, nf = 960, 790, font(16)
+    lines = []
+    for t in notes:
+        lines += wrap(t, nf, W - nx - 30)
+    d.text((nx, ny), "Notes", font=font(20, True), fill=INK, anchor="lm")
+    for i, t in enumerate(lines):
+        d.text((nx, ny + 34 + i * 27), t, font=nf, fill=INK, anchor="lm")
+    return img.crop((0, 0, W, max(y_buzz + 90, ny + 34 + len(lines) * 27 + 30)))
 
 
 def add_parser(sub):

@@ -1,7 +1,7 @@
 """The emulated Raspberry Pi Pico (rp2040js under Node running a MicroPython UF2): Python API for tools, tests, the simulator and the bench.
 
     from tools.rp2040 import Pico
-    with Pico() as pico:                       # ../shared/rp2 UF2 + boot ROM, a fresh flash image
+    with Pico() as pico:                       # tools/rp2040/firmware's UF2 + boot ROM, a fresh flash image
         print(pico.url)                        # socket://127.0.0.1:PORT for mpremote / tools.deploy
         pico.tap("A", "5")                     # key contacts closed/opened at pin level, emulated time
         pico.frames()                          # decoded WS2812 frames with emulated timestamps
@@ -25,18 +25,22 @@ from pathlib import Path
 
 from tools import stop_child
 
-__all__ = ["Pico", "Rp2040Error", "Frame", "default_uf2", "default_bootrom", "uf2_problem",
-           "SHARED_RP2", "NODE_DIR", "PACKAGE"]
+__all__ = ["Pico", "Rp2040Error", "Frame", "default_uf2", "default_bootrom", "uf2_problem", "bundled_problem",
+           "BUNDLED", "SHARED_RP2", "NODE_DIR", "PACKAGE"]
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 NODE_DIR = ROOT / "tools" / "node"
 SCRIPT = NODE_DIR / "rp2040.mjs"
 PACKAGE = NODE_DIR / "node_modules" / "rp2040js" / "package.json"
+# The UF2 and the boot ROM are kept in the repository (tools/rp2040/firmware/, with their licences and
+# SHA256SUMS), so a fresh clone runs the emulated Pico with no download; ../shared/rp2 is a fallback.
+BUNDLED = Path(__file__).resolve().parent / "firmware"
 SHARED_RP2 = ROOT.parent / "shared" / "rp2"
 UF2_NAME = "RPI_PICO-v1.27.0.uf2"
 BOOTROM_NAME = "bootrom-b1.bin"
-WHERE = ("the official MicroPython UF2 is at https://micropython.org/download/RPI_PICO/ and the RP2040 boot ROM "
-         "in github.com/raspberrypi/pico-bootrom (also wokwi/rp2040js demo/bootrom.ts)")
+WHERE = ("tools/rp2040/firmware/ holds both (restore them with git checkout -- tools/rp2040/firmware); the official "
+         "MicroPython UF2 is at https://micropython.org/download/RPI_PICO/ and the RP2040 boot ROM in "
+         "github.com/raspberrypi/pico-bootrom (also wokwi/rp2040js demo/bootrom.ts)")
 GND = 30  # the Node side's pseudo-net for a direct button's other contact
 NS_PER_MS = 1000000
 
@@ -49,25 +53,69 @@ class Rp2040Error(RuntimeError):
     """The emulated Pico could not start, died, or did not get where it was asked to in time; str() is one line."""
 
 
+_bundled_ok = {}
+
+
+def bundled_problem(directory=None):
+    """None when tools/rp2040/firmware's UF2 and boot ROM are there and match its SHA256SUMS, else why not (one line)."""
+    import hashlib
+
+    d = Path(directory or BUNDLED)
+    if d in _bundled_ok:
+        return _bundled_ok[d]
+    why = None
+    try:
+        sums = (d / "SHA256SUMS").read_text().split("\n")
+    except OSError:
+        sums = []
+        why = "%s/SHA256SUMS is missing" % d
+    for line in sums:
+        if not line.strip():
+            continue
+        digest, name = line.split()
+        try:
+            got = hashlib.sha256((d / name).read_bytes()).hexdigest()
+        except OSError:
+            why = "%s is missing" % (d / name)
+            break
+        if got != digest:
+            why = "%s is damaged (SHA-256 %s..., not %s... as SHA256SUMS says)" % (d / name, got[:12], digest[:12])
+            break
+    _bundled_ok[d] = why
+    return why
+
+
+def _bundled(name):
+    p = BUNDLED / name
+    return p if p.is_file() and bundled_problem() is None else None
+
+
 def default_uf2():
-    """The UF2 to run when none is named: env WTS_RP2_UF2, else ../shared/rp2's, else None."""
+    """The UF2 to run when none is named: env WTS_RP2_UF2, else the repository's (checked), else ../shared/rp2's, else None."""
     env = os.environ.get("WTS_RP2_UF2")
     if env:
         return Path(env)
+    p = _bundled(UF2_NAME)
+    if p is not None:
+        return p
     p = SHARED_RP2 / UF2_NAME
     return p if p.is_file() else None
 
 
 def default_bootrom(uf2=None):
-    """The boot ROM: env WTS_RP2_BOOTROM, else beside the UF2, else ../shared/rp2's, else None."""
+    """The boot ROM: env WTS_RP2_BOOTROM, else beside the UF2, else the repository's, else ../shared/rp2's, else None."""
     env = os.environ.get("WTS_RP2_BOOTROM")
     if env:
         return Path(env)
-    for d in ([Path(uf2).parent] if uf2 else []) + [SHARED_RP2]:
+    for d in ([Path(uf2).parent] if uf2 else []):
         p = d / BOOTROM_NAME
         if p.is_file():
             return p
-    return None
+    p = _bundled(BOOTROM_NAME)
+    if p is not None:
+        return p
+    p = SHARED_RP2 / BOOTROM_NAME
+    return p if p.is_file() else None
 
 
 def uf2_problem():
@@ -78,10 +126,12 @@ def uf2_problem():
         return "rp2040js is not installed: run `npm ci --prefix tools/node`"
     uf2 = default_uf2()
     if uf2 is None or not uf2.is_file():
-        return "no MicroPython RPI_PICO UF2 (../shared/rp2/%s or env WTS_RP2_UF2); %s" % (UF2_NAME, WHERE)
+        if os.environ.get("WTS_RP2_UF2"):
+            return "no MicroPython RPI_PICO UF2 (env WTS_RP2_UF2 names %s, which is not there); %s" % (uf2, WHERE)
+        return "no MicroPython RPI_PICO UF2 (%s); %s" % (bundled_problem() or "%s is missing" % (BUNDLED / UF2_NAME), WHERE)
     rom = default_bootrom(uf2)
     if rom is None or not rom.is_file():
-        return "no RP2040 boot ROM (%s beside the UF2 or env WTS_RP2_BOOTROM); %s" % (BOOTROM_NAME, WHERE)
+        return "no RP2040 boot ROM (%s beside the UF2, or env WTS_RP2_BOOTROM); %s" % (BOOTROM_NAME, WHERE)
     return None
 
 
@@ -145,20 +195,24 @@ def deployed_image(dest, board="pico", uf2=None, log=None):
         dest.unlink()
     with Pico(uf2=uf2 or default_uf2(), flash=dest, board=board) as pico:
         n = len(pico.events())
-        quiet_deploy(board, pico.url, log)
+        quiet_deploy(board, pico.url, log, pico)
         pico.wait_event("reset", since=n, timeout=60)
     return dest
 
 
-def quiet_deploy(board, url, log=None):
-    """tools.deploy to the emulated Pico; mpremote's own prints (its raw-REPL retries print the bytes seen) are dropped."""
+def quiet_deploy(board, url, log=None, pico=None):
+    """tools.deploy to the emulated Pico; mpremote's own prints (its raw-REPL retries print the bytes seen) are dropped.
+    With `pico`, first wait until its USB serial is up, as a host sees the port only then."""
     import contextlib
     import io
 
     from tools import deploy
 
+    if pico is not None:
+        pico.wait_usb()
     with contextlib.redirect_stdout(io.StringIO()):
-        return deploy.deploy(board, port=url, log=log or (lambda *a: None))
+        # emulated=True: this chip is wired from the board file itself, so any RP2040 board file fits it
+        return deploy.deploy(board, port=url, log=log or (lambda *a: None), emulated=True)
 
 
 class Pico:
@@ -171,13 +225,18 @@ class Pico:
     clock at 0 until run_until()/resume(), so key events can be scheduled at
     exact emulated times from power-up. pace: emulated/host speed limit
     (1.0 = real time for a human at the terminal; 0 = as fast as it goes).
+    pty: also offer the USB serial as a pseudo-terminal, `.tty` (/dev/pts/N): mpremote's REPL and any
+    serial program need a real file descriptor, which a socket:// URL is not.
     """
 
     def __init__(self, uf2=None, flash=None, port=0, board="pico", bootrom=None, paused=False, pace=0.0,
-                 max_frames=5000, timeout=30.0):
+                 max_frames=5000, timeout=30.0, pty=False):
         import boards
 
+        from firmware.boardcheck import check
+
         self.cfg = boards.load(board)           # ValueError listing the boards
+        check(self.cfg)                         # the one board-file check (a BoardError, a ValueError, naming each problem)
         if getattr(self.cfg, "CHIP", "rp2040") != "rp2040":
             raise ValueError("board %s is not wired to an RP2040 (CHIP %r): the emulated Pico needs an RP2040 board file"
                              % (board, self.cfg.CHIP))
@@ -212,7 +271,14 @@ class Pico:
         self._err = None
         self.boots = 0          # chip power-ups/resets seen, all processes together
         self.cuts = 0
+        self.tty = None          # with pty=True: /dev/pts/N, the USB serial as a serial device (mpremote connect it repl)
+        self._pty = None
         self._start(uf2, port, paused)
+        if pty:
+            from tools.rp2040.ptybridge import PtyBridge
+
+            self._pty = PtyBridge(self.port)
+            self.tty = self._pty.path
 
     # -- process ---------------------------------------------------------------
     def _start(self, uf2, port, paused):
@@ -360,6 +426,14 @@ class Pico:
 
     def resume(self):
         return self.call("resume")["t_ns"]
+
+    def wait_usb(self, timeout=60.0):
+        """Block until the chip's USB serial is up (enumerated), as a host only sees /dev/ttyACM0 from then on."""
+        deadline = time.monotonic() + timeout
+        while not self.stats()["usb_configured"]:
+            if time.monotonic() > deadline:
+                raise Rp2040Error("the emulated Pico's USB serial did not come up within %.0f s (host time)" % timeout)
+            time.sleep(0.02)
 
     # -- keys ----------------------------------------------------------------------
     def _nets(self, pad, key):
@@ -528,6 +602,9 @@ class Pico:
         self._start(None, port, paused)
 
     def close(self):
+        if self._pty is not None:
+            self._pty.close()
+            self._pty = None
         self._stop()
         if self._tmpdir:
             shutil.rmtree(self._tmpdir, ignore_errors=True)

@@ -13,16 +13,18 @@ def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="python -m tools.rp2040",
         description="An emulated Raspberry Pi Pico running a MicroPython RPI_PICO UF2 (rp2040js under Node). "
-                    "Its USB serial is a TCP port on 127.0.0.1: use it as you would /dev/ttyACM0, e.g. "
-                    "`mpremote connect socket://127.0.0.1:PORT repl` or `python -m tools.deploy --port socket://127.0.0.1:PORT`. "
+                    "Its USB serial is a pseudo-terminal (/dev/pts/N) and a TCP port on 127.0.0.1: use the terminal as "
+                    "you would /dev/ttyACM0 (`mpremote connect /dev/pts/N repl`, screen, picocom, "
+                    "`python -m tools.deploy --port /dev/pts/N`); the socket:// URL works for mpremote's exec, fs and "
+                    "deploy, not for its repl, which needs a real file descriptor. "
                     "The flash lives in an image file: files survive resets and restarts. " + WHERE + ".")
     ap.add_argument("--uf2", help="MicroPython UF2 to write over the flash first (default: ../shared/rp2's when the image is new)")
     ap.add_argument("--flash", help="flash image file, created if missing (default: a temporary one, deleted at exit)")
     ap.add_argument("--bootrom", help="RP2040 boot ROM, 16 KiB (default: bootrom-b1.bin beside the UF2 or in ../shared/rp2)")
     ap.add_argument("--port", type=int, default=0, help="TCP port on 127.0.0.1 (default: any free port)")
-    rp2040_boards = [n for n in boards.names() if getattr(boards.load(n), "CHIP", None) == "rp2040"]
-    ap.add_argument("--board", default="pico", choices=rp2040_boards,
-                    help="board file for the keypads, LEDs and buzzer: an RP2040 one (default: pico)")
+    ap.add_argument("--board", default="pico",
+                    help="board file for the keypads, LEDs and buzzer: an RP2040 one (default: pico; boards: %s)"
+                    % ", ".join(boards.names()))
     ap.add_argument("--realtime", action="store_true", help="never run ahead of the wall clock (for watching the LEDs)")
     args = ap.parse_args(argv)
     uf2 = args.uf2
@@ -31,14 +33,15 @@ def main(argv=None):
         return 1
     try:
         pico = Pico(uf2=uf2, flash=args.flash, port=args.port, board=args.board, bootrom=args.bootrom,
-                    pace=1.0 if args.realtime else 0.0)
+                    pace=1.0 if args.realtime else 0.0, pty=hasattr(__import__("os"), "openpty"))
     except (Rp2040Error, ValueError, OSError) as e:
         print("rp2040: %s" % e, file=sys.stderr)
         return 1
     # kill/terminal closed: leave through `finally`, so a temporary flash image is removed
     signal.signal(signal.SIGTERM, lambda *a: sys.exit(0))
+    where = "%s and %s" % (pico.tty, pico.url) if pico.tty else pico.url
     print("rp2040: emulated Pico (board %s) with its USB serial at %s  (e.g. mpremote connect %s repl); "
-          "flash image %s; Ctrl-C stops it" % (args.board, pico.url, pico.url, pico.flash), flush=True)
+          "flash image %s; Ctrl-C stops it" % (args.board, where, pico.tty or pico.url, pico.flash), flush=True)
     try:
         seen = 0
         while True:

@@ -2,6 +2,7 @@
 import os
 
 import boards
+from firmware.boardcheck import check as check_board
 from firmware.modes import MODE_NAMES
 from tools.sim import guest, narrate
 from tools.sim.interface import SimDevice
@@ -37,6 +38,7 @@ def Device(board="pico", mode="2p", runtime="cpython", seed=None, store_dir=None
     if mode not in MODES:
         raise ValueError("unknown mode %r; valid modes: %s" % (mode, ", ".join(MODES)))
     cfg = boards.load(board)
+    check_board(cfg)   # firmware/boardcheck.py: every runtime refuses wiring that cannot work, in one line
     if runtime != "cpython" and boards.platform(cfg) in ("circuitpython", "linux"):
         raise ValueError("board %s runs CircuitPython/Blinka (tools/sim/circuitpython.py fakes its modules under CPython): "
                          "use --runtime cpython" % (board,))

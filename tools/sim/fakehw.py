@@ -314,8 +314,8 @@ class FakeBoard:
 
     # -- pins -------------------------------------------------------------
     def pin_problem(self, pin_id):
-        """Why the board's chip would refuse this pin (boards/_chips.py), or None."""
-        from boards._chips import board_pin_problem
+        """Why the board's chip would refuse this pin (firmware/boardcheck.py), or None."""
+        from firmware.boardcheck import board_pin_problem
 
         return board_pin_problem(self.cfg, pin_id)
 

@@ -1,5 +1,8 @@
-"""`--runtime rp2040` for the simulator: the exact firmware image (MicroPython UF2 + tools.deploy) on the emulated Pico; keys go in as pin levels, the picture is the decoded LED stream."""
+"""`--runtime rp2040` for the simulator: the exact firmware image (MicroPython UF2 + tools.deploy) on the emulated Pico, seeded and narrated over its USB serial; keys go in as pin levels, the picture is the decoded LED stream."""
 import os
+import queue
+import sys
+import threading
 
 from tools import rp2040
 from tools.rp2040 import Pico, Rp2040Error, classify
@@ -9,6 +12,34 @@ from tools.sim.keyscript import KEY_HOLD_MS as HOLD_MS, KEY_GAP_MS as GAP_MS, ru
 STILL_MS = 500   # sync: the picture's colours unchanged this long = the firmware waits for input
 SYNC_LIMIT_MS = 60000
 
+# What the chip runs instead of main.py's last lines: the same hardware from the same board file, but the
+# computer players' entropy seeded from --seed (tools/sim/fakehw.py SeededEntropy, as in the other runtimes, so
+# one seed is one game everywhere) and the narrator (tools/sim/narrate.py, executed from source in RAM: nothing
+# is added to the flash) printing each sentence on the USB serial for the host.
+LAUNCH = """
+import gc, sys, time, machine, neopixel, board_config
+from firmware.hw import build
+from firmware.app import App
+%(entropy)s
+_nar = {}
+exec(%(narrate)r, _nar)
+gc.collect()
+hw = build(board_config, machine.Pin, neopixel.NeoPixel, time, PWM=machine.PWM, entropy=SeededEntropy(%(seed)d))
+app = App(hw, board_config, mode=%(mode)r, store_dir=getattr(board_config, 'STORAGE_DIR', '/'))
+def _say(kind, text):
+    print('@N', time.ticks_ms(), kind, text)
+_nar['watch'](app, _say)
+print('@READY')
+app.run()
+"""
+
+
+def _progress(text):
+    """One line on a terminal while the emulated Pico starts (scripts, whose stderr is no terminal, see none)."""
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\x1b[Ktools.sim: --runtime rp2040: %s" % text)
+        sys.stderr.flush()
+
 
 class Rp2040Device(SimDevice):
     """A SimDevice (tools/sim/interface.py) driving the real firmware on an emulated RP2040. Time is the
@@ -16,9 +47,10 @@ class Rp2040Device(SimDevice):
 
     The flash image is `store_dir`/rp2040-<board>.img when a store folder is given (scores and settings
     persist there, as on a real board), else a temporary one. Each start deploys with tools.deploy (only
-    changed files are copied), then `mode` is put in settings.json and started from attract mode with #, as a
-    player would. The seed cannot be chosen: main.py seeds from the chip's clock. No narration (so
-    `mode_now` stays the start mode), no seating, scores or Game to report: all stay inside the chip."""
+    changed files are copied); then the game is started over the USB serial as main.py starts it, in `mode`,
+    with the computer players seeded from `seed` (the same game as the other runtimes) and the narrator's
+    sentences coming back over the serial (`said`, `mode_now`). No seating, scores or Game to report: those
+    stay inside the chip."""
 
     def __init__(self, cfg, board, mode, seed, store_dir=None, keep_frames=True, on_frame=None, on_say=None):
         from tools import deploy
@@ -32,40 +64,92 @@ class Rp2040Device(SimDevice):
         self.last = None  # the last frame read from the chip
         self.seq = 0
         self.t0_ms = 0
+        self.heard = queue.Queue()     # narrator lines read from the USB serial, handed over in _flush
+        self.serial = None
         flash = None
         if store_dir:
             os.makedirs(store_dir, exist_ok=True)
             flash = os.path.join(store_dir, "rp2040-%s.img" % board)
         try:
             fresh = flash is None or not os.path.exists(flash)
+            _progress("booting the emulated Pico%s" % (" (a new flash: MicroPython formats it)" if fresh else ""))
             self.pico = Pico(uf2=rp2040.default_uf2() if fresh else None, flash=flash, board=board)
             n = len(self.pico.events())
-            rp2040.quiet_deploy(board, self.pico.url)
+            copied = []
+            _progress("deploying the game with tools.deploy (only what changed is copied)")
+
+            def log(line):
+                if line.startswith("copy"):
+                    copied.append(line)
+                    _progress("deploying the game with tools.deploy: %d files copied" % len(copied))
+            rp2040.quiet_deploy(board, self.pico.url, log, self.pico)
             self.pico.wait_event("reset", since=n, timeout=60)
-            if mode != "attract":
-                self.pico.exec(
-                    "from firmware.storage import Store\nfrom firmware.app import SETTINGS_DEFAULTS\n"
-                    "s = Store(%r, 'settings.json', SETTINGS_DEFAULTS)\ns.data['mode'] = %r\ns.save()"
-                    % (getattr(self.pico.cfg, "STORAGE_DIR", "/"), mode))
-                self.pico.hard_reset()       # main.py again, in attract mode ...
+            _progress("starting %s (seed %d)" % (mode, seed))
+            self._launch(mode, seed)
             self.seq = self.pico.stats()["frames"]
             self.pico.wait_frames(1, since=self.seq)
-            if mode != "attract":
-                self._tap(0, "#")            # ... where # starts the mode in the settings
         except (Rp2040Error, deploy.DeployError) as e:
             self.close()
             raise SystemExit("tools.sim: --runtime rp2040: %s" % e) from None
+        finally:
+            if sys.stderr.isatty():
+                sys.stderr.write("\r\x1b[K")
         self.rotated = (False, bool(getattr(self.pico.cfg, "PAD_B_ROTATED", True)))
         self.last = None
         # The terminal UI advances by wall-clock time: the chip must not run ahead of it
         # (when idle it could run ~100x faster). Scripts (run()) go flat out.
         self.pico.set_pace(1.0)
 
+    def _launch(self, mode, seed):
+        """Interrupt main.py's game and start it again over the raw REPL, seeded and narrated (LAUNCH)."""
+        import inspect
+
+        from mpremote.transport import TransportError
+
+        from tools.sim import fakehw
+
+        code = LAUNCH % {"entropy": inspect.getsource(fakehw.SeededEntropy), "seed": seed, "mode": mode,
+                         "narrate": open(os.path.join(os.path.dirname(__file__), "narrate.py")).read()}
+        self.pico.wait_usb()
+        t = self.serial = self.pico.serial()
+        try:
+            t.enter_raw_repl(soft_reset=True, timeout_overall=60)
+            t.exec_raw_no_follow(code)
+            out = t.read_until(1, b"@READY", timeout=120)
+        except TransportError as e:
+            raise Rp2040Error("the emulated Pico's REPL did not answer: %s" % e) from None
+        if not out.endswith(b"@READY"):
+            raise Rp2040Error("the game did not start on the emulated Pico: %s"
+                              % out.decode("utf-8", "replace").strip().splitlines()[-1:])
+        threading.Thread(target=self._read_serial, args=(t,), daemon=True).start()
+
+    def _read_serial(self, t):
+        """The narrator's lines from the USB serial ('@N ms kind sentence'), queued for the main thread."""
+        buf = b""
+        ser = t.serial
+        while self.serial is t:
+            try:
+                chunk = ser.read(ser.in_waiting or 1)
+            except Exception:
+                return
+            if not chunk:
+                continue
+            buf += chunk
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                text = line.decode("utf-8", "replace").rstrip("\r")
+                if text.startswith("@N "):
+                    parts = text.split(" ", 3)
+                    if len(parts) == 4 and parts[1].isdigit():
+                        self.heard.put((int(parts[1]), parts[2], parts[3]))
+
     def _flush(self):
         for f in self.pico.frames(since=self.seq):
             self.seq = f.seq + 1
             self.last = f
             self._frame(f.t0_ns // 1000000, f.data)
+        while not self.heard.empty():
+            self._say(*self.heard.get())
 
     @staticmethod
     def _pad(pad):
@@ -141,6 +225,12 @@ class Rp2040Device(SimDevice):
         return "ongoing"
 
     def close(self):
+        t, self.serial = self.serial, None
+        if t is not None:
+            try:
+                t.close()
+            except Exception:
+                pass
         p = self.pico
         if p is not None:
             p.close()

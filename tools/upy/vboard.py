@@ -18,7 +18,7 @@ Frames are the NeoPixel wire buffer (GRB...) at each write(), with
 milliseconds since the board started.
 
 As strict as the chip: pins the board file's CHIP does not have or its
-RESERVED_PINS are refused (boards/_chips.py); heap in use beyond boot is held
+RESERVED_PINS are refused (firmware/boardcheck.py); heap in use beyond boot is held
 to the board file's HEAP_BYTES (MemoryError, like the device); files change
 only when closed, as on littlefs (a reset mid-write keeps the old contents).
 """
@@ -61,6 +61,11 @@ class VBoard:
                  heap_limit=None):
         if board is not None and board not in board_names():
             raise ValueError("unknown board %r; boards are: %s" % (board, ", ".join(board_names())))
+        if board is not None:
+            import boards
+            from firmware.boardcheck import check
+
+            check(boards.load(board))   # the one board-file check: a BoardError (ValueError) naming each problem
         if not isinstance(port, int) or not 0 <= port < 65536:
             raise ValueError("port must be 0..65535 (0 = any free port)")
         if not isinstance(fs_size, int) or fs_size < 0:

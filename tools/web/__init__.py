@@ -96,9 +96,10 @@ def screen_facts(board="pico"):
 def _board_cfg(board):
     """The board file as a module (contract 7: boards.load finds boards from the files in boards/)."""
     import boards
+    from firmware.boardcheck import check
 
     try:
-        return boards.load(board)
+        return check(boards.load(board)) or boards.load(board)   # the one board-file check (firmware/boardcheck.py)
     except ValueError as e:
         raise WebBuildError(str(e))
 
