@@ -11,7 +11,7 @@ from conftest import ROOT, random_positions
 from engine import Game, BLACK, WHITE, ONGOING, square_name, parse_square
 from engine.bot import Bot, LEVELS, _MAXK
 from engine.notation import board_rows, egg_names, load
-from tools import tournament
+from tools import botmoves, tournament
 from tools.bench import bot as bench_bot
 from tools.botserver import answer, serve
 
@@ -302,6 +302,31 @@ def test_a_few_games_are_statistically_sane():
     outs = [tournament.run_one(("hard", "greedy", i, 5))[3] for i in range(12)]
     # at the measured ~88% rate, 7+ wins of 12 fails with probability < 1%
     assert outs.count(1) >= 7, outs
+
+
+# --- the same-moves record: host_tests/bot_moves.json (python -m tools.botmoves) -----------
+
+
+def test_moves_are_the_recorded_ones():
+    """Every 4th position of the shared random games, every level, seeds 1-3: the move recorded in
+    host_tests/bot_moves.json (`python -m tools.botmoves --check` checks every position)."""
+    rec = json.loads(botmoves.GOLDEN.read_text())
+    pos = botmoves.positions()
+    assert rec["positions"] == len(pos) == 1236
+    assert botmoves.check(rec, pos, every=4) == []
+
+
+def test_the_moves_check_reports_a_changed_move_and_refuses_other_positions():
+    rec = json.loads(botmoves.GOLDEN.read_text())
+    pos = botmoves.positions()
+    moves = rec["moves"]["hard"]["2"]
+    played = moves[16:18]  # position 8
+    other = "a1" if played != "a1" else "b1"
+    rec["moves"]["hard"]["2"] = moves[:16] + other + moves[18:]
+    bad = botmoves.check(rec, pos, every=8, levels=["hard"], seeds=[2])
+    assert bad[:1] == [("hard", 2, 8, botmoves.color_of(8, 2), played, other)] and len(bad) == 1
+    with pytest.raises(ValueError):
+        botmoves.check(rec, pos[1:], every=8, levels=["hard"], seeds=[2])
 
 
 # --- tools.botserver -----------------------------------------------------------------
