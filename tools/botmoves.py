@@ -6,10 +6,13 @@
 
 A refactoring of engine/bot that claims "same moves" runs --check before it
 is committed. Position k of a seed is played by the side 1 + ((k + seed) & 1)
-(so each position is checked for both colours over the seeds), by one Bot
-per level and seed reseeded before every move (so a mismatch stays local to
-its position, while state that a move leaves in the Bot or the shared Work
-still reaches the next one). Moves are chosen with choose(), on CPython.
+(so each position is checked for both colours over the seeds) with choose(),
+on CPython, by a fresh Bot(level, seed) on fresh shared memory: the move is
+then a function of the position, level and seed alone, so any subset
+reproduces the record (the reply search keeps each cell's pass in the shared
+Work between moves, and a cell it did not reach in one move keeps the pass
+of an earlier one: with memory carried over, a move can depend on the moves
+before it).
 """
 import argparse
 import hashlib
@@ -41,20 +44,31 @@ def color_of(k, seed):
     return 1 + ((k + seed) & 1)
 
 
+def _forget_work():
+    """Drop the bots' shared scratch memory: the next Bot makes a fresh one."""
+    import engine.bot as eb
+
+    tables = getattr(eb, "tables", None)
+    if tables is not None:
+        tables._work = None
+    else:
+        eb._WORK[0] = None  # engine/bot.py before it became a package (7948d19), for checking the record there
+
+
 def play(level, seed, pos, every=1):
-    """{k: cell} of the bot's move in every `every`-th position."""
+    """{k: cell} of a fresh bot's move in every `every`-th position."""
     from engine import Game
     from engine.bot import Bot
     from engine.notation import load
 
     g = Game()
-    bot = Bot(level, seed)
     out = {}
     for k in range(0, len(pos), every):
         rows, eggs = pos[k]
         load(g, rows, eggs)
-        bot.reseed(seed)
-        out[k] = bot.choose(g, color_of(k, seed))
+        _forget_work()
+        out[k] = Bot(level, seed).choose(g, color_of(k, seed))
+    _forget_work()  # no Work of ours stays shared with other bots of this process
     return out
 
 
