@@ -36,8 +36,9 @@ def test_plan_has_entry_points_board_config_lib_and_adafruit_neopixel():
     assert files["board_config.py"] == (ROOT / "boards" / (BOARD + ".py")).read_bytes()
     assert files["boot.py"] == (ROOT / "circuitpython" / "boot.py").read_bytes()
     for pkg in ("engine", "firmware"):
-        for src in (ROOT / pkg).glob("*.py"):
-            assert files["lib/%s/%s" % (pkg, src.name)] == src.read_bytes()
+        for src in (ROOT / pkg).rglob("*.py"):  # subpackages too: engine/bot/
+            assert files["lib/" + src.relative_to(ROOT).as_posix()] == src.read_bytes()
+    assert "lib/engine/bot/__init__.py" in files and "lib/engine/bot/solve.py" in files
     assert b"class NeoPixel(adafruit_pixelbuf.PixelBuf)" in files["lib/neopixel.py"]
     assert not any(k.startswith(("tools/", "host_tests/", "lib/tools")) for k in files)
 
@@ -50,8 +51,13 @@ def test_deploy_copies_then_only_what_changed_and_removes_stale_modules(drive):
     assert (drive / "board_config.py").read_bytes() == (ROOT / "boards" / (BOARD + ".py")).read_bytes()
     assert not list(drive.rglob("*.tmp"))
     (drive / "lib" / "engine" / "old_module.py").write_text("x = 1\n")
+    (drive / "lib" / "engine" / "bot.py").write_text("x = 1\n")  # the bot before it was a package
+    (drive / "lib" / "engine" / "bot" / "old_module.py").write_text("x = 1\n")
     assert deploy(BOARD, drive=str(drive), say=said.append) == []
     assert not (drive / "lib" / "engine" / "old_module.py").exists()
+    assert not (drive / "lib" / "engine" / "bot.py").exists()
+    assert not (drive / "lib" / "engine" / "bot" / "old_module.py").exists()
+    assert (drive / "lib" / "engine" / "bot" / "tables.py").is_file()
 
 
 def _tree(d):

@@ -108,8 +108,10 @@ def plan(board, root=ROOT, mpy_cross=None, workdir=None):
         "lib/neopixel.py": neopixel_source().read_bytes(),
     }
     for pkg in PACKAGES:
-        for src in sorted((Path(root) / pkg).glob("*.py")):
-            rel = "lib/%s/%s" % (pkg, src.name)
+        for src in sorted((Path(root) / pkg).rglob("*.py")):  # subpackages too (engine/bot/)
+            if "__pycache__" in src.parts:
+                continue
+            rel = "lib/" + src.relative_to(Path(root)).as_posix()
             if mpy_cross and src.name != "__init__.py":
                 out[rel[:-3] + ".mpy"] = _compile(mpy_cross, src, workdir)
             else:
@@ -131,13 +133,13 @@ def _on_disk(n):
 
 
 def stale(drive, files):
-    """Files in lib/engine, lib/firmware on the drive that the plan does not have (old modules; a .py beside a .mpy)."""
+    """Files below lib/engine, lib/firmware on the drive that the plan does not have (old modules; a .py beside a .mpy)."""
     out = []
     for pkg in PACKAGES:
         d = Path(drive) / "lib" / pkg
         if d.is_dir():
-            for p in sorted(d.iterdir()):
-                rel = "lib/%s/%s" % (pkg, p.name)
+            for p in sorted(d.rglob("*")):
+                rel = p.relative_to(drive).as_posix()
                 if p.is_file() and rel not in files:
                     out.append(rel)
     return out
