@@ -133,7 +133,7 @@ def test_quiet_pair_shortcut_equals_full_rescoring(level):
     for k, g in enumerate(random_positions(12, seed=21)):
         color = BLACK if k % 2 else WHITE
         bot = Bot(level, 2)
-        bot._noise = 0
+        bot._lv = dict(bot._lv, noise=0)  # a copy: the level records are shared
         run_to_phase(bot, g, color, _PH_FP)
         w = bot._w
         h = Game()
@@ -781,9 +781,9 @@ def test_payoffs_are_squashed_below_a_decided_game(level):
                 for j in range(bot._nc):
                     v = w.m[i * _MAXK + j]
                     if abs(v) >= _LOSS:
-                        assert _LOSS <= abs(v) <= _WIN + bot._noise
+                        assert _LOSS <= abs(v) <= _WIN + bot._lv["noise"]
                     else:
-                        assert abs(v) < _SQUASH + bot._noise, (k, color, i, j, v)
+                        assert abs(v) < _SQUASH + bot._lv["noise"], (k, color, i, j, v)
                         seen = max(seen, abs(v))
     assert seen > _SQUASH // 2  # the open four's pairs were scored, flattened (9,000+ before)
 

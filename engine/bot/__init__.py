@@ -92,14 +92,9 @@ class Bot:
         if level not in PARAMS:
             raise ValueError("unknown level %r (easy, medium, hard)" % (level,))
         self.level = level
-        lv = PARAMS[level]
-        self._kr = lv["rows"]
-        self._kc = lv["cols"]
-        self._iters = lv["iters"]
-        self._noise = lv["noise"]
+        lv = self._lv = PARAMS[level]  # read by name where it is used (tables.PARAMS)
+        self._kr = lv["rows"]  # (these two are read on every line walk and phase: copied)
         self._threats = lv["threats"]
-        self._ant = lv["ant"]
-        self._replies = lv["replies"]
         self._hi = 0
         self._lo = 0
         self.reseed(seed)
@@ -109,7 +104,6 @@ class Bot:
         self._w = work(self._kr > 0)
         # Every attribute of a move exists from here: no dict growth in a move.
         self._ph = _PH_IDLE
-        self._left = 0  # units left in this step() (the first item runs whatever its cost)
         self._color = BLACK
         self._res = -1
         self._egg = -1  # padded cell of the oldest egg, -1: none
@@ -218,7 +212,7 @@ class Bot:
         self._half = 0
         self._spent = 0
         self._redo = 0
-        self._rounds = self._replies
+        self._rounds = self._lv["replies"]
         self._fpused = 0
 
     def step(self, units):
@@ -229,9 +223,10 @@ class Bot:
         first item of a call runs even if it costs more than `units`.
         After the answer, further calls return it again.
 
-        A phase of many items runs them while they fit and returns True
-        when it is done (the next phase starts here), or False when its
-        next item does not fit: the slice ends there.
+        A phase of many items (a function of candidates, solve or replies)
+        runs them while they fit and returns the units left when the phase
+        is done (the next phase starts here), or None when its next item
+        does not fit: the slice ends there.
         """
         ph = self._ph
         if ph == _PH_DONE:
@@ -242,64 +237,68 @@ class Bot:
         if w.owner is not self:
             self._ph = _PH_IDLE
             raise ValueError("another Bot started a move since start(): call start() again")
-        self._left = units - _U_STEP
+        left = units - _U_STEP
         first = True  # the first item runs whatever its cost: every call makes progress
         while True:
             ph = self._ph
             if ph == _PH_PRE:
-                if not first and self._left < _U_PRE:
+                if not first and left < _U_PRE:
                     return -1
                 candidates.pre(self)
-                self._left -= _U_PRE
+                left -= _U_PRE
                 self._line = 0
                 self._ph = _PH_SCAN
             elif ph == _PH_SCAN:
-                if not candidates.scan(self, first):
-                    return -1
+                left = candidates.scan(self, left, first)
+                if left is None:
+                    return -1  # the next line does not fit: the slice ends here
                 self._ph = _PH_TOP
             elif ph == _PH_TOP:
-                if not first and self._left < _U_TOP:
+                if not first and left < _U_TOP:
                     return -1
                 if not self._kr:
                     self._res = candidates.easy(self)
                     self._ph = _PH_DONE
                     return self._res
-                candidates.top(self, self._color, self._kr, self._kc)
+                candidates.top(self, self._color, self._kr, self._lv["cols"])
                 w.clean = False  # the matrix arrays are about to be written over them (see Work.grow)
-                self._left -= _U_TOP
+                left -= _U_TOP
                 self._j0 = 0
                 self._cand = 0
-                self._ph = _PH_ANT_OPP if self._ant else _PH_DELTA
+                self._ph = _PH_ANT_OPP if self._lv["ant"] else _PH_DELTA
             elif ph == _PH_ANT_OPP:
-                if not first and self._left < _U_ANT:
+                if not first and left < _U_ANT:
                     return -1
                 candidates.anticipate(self, False)
-                self._left -= _U_ANT
+                left -= _U_ANT
                 self._ph = _PH_ANT_OWN
             elif ph == _PH_ANT_OWN:
-                if not first and self._left < _U_ANT:
+                if not first and left < _U_ANT:
                     return -1
                 candidates.anticipate(self, True)
-                self._left -= _U_ANT
+                left -= _U_ANT
                 self._ph = _PH_BRK
             elif ph == _PH_BRK:
-                if not first and self._left < _U_BRK:
+                if not first and left < _U_BRK:
                     return -1
                 self._nr = candidates.breaks(self, w.rows, self._nr, self._color, _BREAKS)
-                self._left -= _U_BRK
+                left -= _U_BRK
                 self._ph = _PH_DELTA
             elif ph == _PH_DELTA:
-                if not solve.deltas(self, first):
+                left = solve.deltas(self, left, first)
+                if left is None:
                     return -1
                 self._pair = self._j0
                 self._ph = _PH_PAIRS
             elif ph == _PH_PAIRS:
-                if not solve.pairs(self, first):
+                left = solve.pairs(self, left, first)
+                if left is None:
                     return -1
                 self._fpit = 0
                 self._ph = _PH_FP
             elif ph == _PH_FP:
-                if not solve.fp(self, first):
+                left = solve.fp(self, left, first)
+                if left is None:
                     return -1
                 if solve.collide(self):  # solve again with the dominant row's cell as a column
                     self._cand = self._nr + self._j0
@@ -309,7 +308,8 @@ class Bot:
                 else:
                     self._ph = _PH_PICK
             elif ph == _PH_REPLIES:
-                if not replies.search(self, first):
+                left = replies.search(self, left, first)
+                if left is None:
                     return -1
                 if replies.join(self):  # solve again with the replies that beat the strategy
                     self._cand = self._nr + self._j0
@@ -317,7 +317,7 @@ class Bot:
                 else:
                     self._ph = _PH_PICK
             else:  # _PH_PICK
-                if not first and self._left < _U_PICK:
+                if not first and left < _U_PICK:
                     return -1
                 self._res = w.rows[solve.pick(self)]
                 self._ph = _PH_DONE

@@ -101,20 +101,20 @@ def _egg_gain(b, c, v):
     return tot
 
 
-def scan(b, first):
+def scan(b, left, first):
     """Root scan from line b._line, one line per item (_U_LINE): each line's score and fours,
-    heuristics into hb/hw, and at the end the material. True when every line is done, False
-    when the next line does not fit in this slice."""
+    heuristics into hb/hw, and at the end the material. Returns the units left when every line
+    is done, None when the next line does not fit in this slice."""
     full = b._kr
     w = b._w
     li = b._line
-    left = b._left
     total = b._total
     f4 = b._f4
     lbase = w.lbase if full else None
     lf4 = w.lf4 if full else None
+    wk = walk  # (globals in locals: one lookup per call, not per use)
     while li < _NLINES and (first or left >= _U_LINE):
-        t = walk(b, li, 1)
+        t = wk(b, li, 1)
         if full:
             lbase[li] = t
             lf4[li] = b._lf
@@ -124,11 +124,10 @@ def scan(b, first):
         left -= _U_LINE
         first = False
     b._line = li
-    b._left = left
     b._total = total
     b._f4 = f4
     if li < _NLINES:
-        return False
+        return None
     if full:
         bd = w.bd
         mat = 0
@@ -139,7 +138,7 @@ def scan(b, first):
             elif v == 2:
                 mat -= 1
         b._mat = mat
-    return True
+    return left
 
 
 # --- candidates: phases TOP, ANT_OPP, ANT_OWN, BRK ---------------------------------
@@ -161,10 +160,11 @@ def top(b, color, kr, kc):
     cols = w.cols
     rv = w.rv
     cv = w.cv
+    pad = PAD
     nr = 0
     nc = 0
     for i in range(81):
-        p = PAD[i]
+        p = pad[i]
         if bd[p]:
             continue
         e = cen[p]
@@ -208,7 +208,7 @@ def anticipate(b, own):
     """ANT_OPP (own False): the opponent's clamps of our candidates once they have landed, appended
     to the columns; ANT_OWN (own True): ours of the opponent's, into the rows at _EARLY (rows
     added after the heuristic's go in there: the pair budget drops the last rows first, and a
-    capture added for a reason should outlive the weakest cells). At most b._ant cells each.
+    capture added for a reason should outlive the weakest cells). At most the level's "ant" cells each.
 
     A clamp needs the newcomer, two middles (enemy turtles or eggs) and
     an own turtle: with the target as the first middle, the newcomer is
@@ -232,13 +232,16 @@ def anticipate(b, own):
         n = b._nc
         who = 3 - b._color
         at = _MAXK
-    most = b._ant
+    most = b._lv["ant"]
+    pad = PAD
+    unpad = UNPAD
+    dirs = DIRS
     mine = 3 - who  # the target's colour once it has landed
     added = 0
     t = 0
     while t < nt and added < most and n < _MAXK:
-        pt = PAD[targets[t]]
-        for dd in DIRS:
+        pt = pad[targets[t]]
+        for dd in dirs:
             for back in range(2):
                 # back 0: the target is the first middle (newcomer one step
                 # back, the other middle and the own end ahead); back 1: the
@@ -254,7 +257,7 @@ def anticipate(b, own):
                     a = pt + dd
                 if (x != mine and x != 3) or bd[a] != who or bd[nn] != 0:
                     continue
-                cell = UNPAD[nn]
+                cell = unpad[nn]
                 j = 0
                 while j < n and out[j] != cell:
                     j += 1
@@ -292,6 +295,8 @@ def breaks(b, out, n, who, most):
     bd = w.bd
     lf4 = w.lf4
     enemy = 3 - who
+    dirs = DIRS
+    line_at = LINE_AT
     added = 0
     while added < most and n < _MAXK:
         best = -1
@@ -300,7 +305,7 @@ def breaks(b, out, n, who, most):
             if bd[p]:
                 continue
             v = 0
-            for dd in DIRS:
+            for dd in dirs:
                 x1 = bd[p + dd]
                 if x1 != enemy and x1 != 3:
                     continue
@@ -311,7 +316,7 @@ def breaks(b, out, n, who, most):
                 for _ in range(2):  # the two middles (no tuple: nothing is allocated in a move)
                     if bd[q] == enemy:
                         for d in range(0, 484, 121):
-                            li = LINE_AT[d + q]
+                            li = line_at[d + q]
                             if li != 255 and (lf4[li] >> sh) & 1023:
                                 v += 1
                     q += dd

@@ -139,6 +139,7 @@ def cell_delta(b, c, v, tot, tot4, out, out4, i):
     lbase = w.lbase
     lf4 = w.lf4
     line_at = LINE_AT
+    wk = walk  # (globals in locals: one lookup per call, not per use)
     bd[c] = v
     s = 0
     s4 = 0
@@ -149,7 +150,7 @@ def cell_delta(b, c, v, tot, tot4, out, out4, i):
             out[o + d] = 0
             out4[o + d] = 0
             continue
-        x = walk(b, li, 0) - lbase[li]
+        x = wk(b, li, 0) - lbase[li]
         y = b._lf - lf4[li]
         out[o + d] = x
         out4[o + d] = y
@@ -174,8 +175,9 @@ def quiet(b, i, j):
     d4c = w.d4c
     v = w.sr[i] + w.sc[j]
     f4 = b._f4 + w.s4r[i] + w.s4c[j]
-    pr = PAD[w.rows[i]]
-    pc = PAD[w.cols[j]]
+    pad = PAD
+    pr = pad[w.rows[i]]
+    pc = pad[w.cols[j]]
     if pr < pc:
         a = pr
         c = pc
@@ -275,6 +277,7 @@ def rescore(b, g):
     lbase = w.lbase
     lf4 = w.lf4
     line_at = LINE_AT
+    wk = walk
     delta = 0
     f4 = b._f4
     p = 0
@@ -290,7 +293,7 @@ def rescore(b, g):
                 if li == 255 or stamp[li] == st:
                     continue
                 stamp[li] = st
-                delta += walk(b, li, 0) - lbase[li]
+                delta += wk(b, li, 0) - lbase[li]
                 f4 += b._lf - lf4[li]
             c = c2
             c2 = -1

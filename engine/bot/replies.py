@@ -41,10 +41,10 @@ def begin(b):
     return True
 
 
-def search(b, first):
+def search(b, left, first):
     """REPLIES: every empty cell outside the columns, from b._cell on, as the opponent's move
-    against the solved strategy (its rows weighted by rcnt). True when the round is done, False
-    when the next item does not fit in this slice.
+    against the solved strategy (its rows weighted by rcnt). Returns the units left when the round
+    is done, None when the next item does not fit in this slice.
 
     The candidate heuristic misses replies that only work against the
     moves the bot actually plays (such a reply gave a reader of the bot
@@ -54,9 +54,8 @@ def search(b, first):
     (_U_DELTA), then one pair each (_U_OQ quiet, _U_OEX exact); cells
     skipped (taken, a column, another pass) cost nothing.
     """
-    left = b._left
     if not first and left < _U_OQ:
-        return False
+        return None
     w = b._w
     g = w.g
     bd = w.bd
@@ -72,7 +71,16 @@ def search(b, first):
     i = b._oi
     spent = b._rspent
     tier = w.tier
-    round1 = b._rounds == b._replies - 1
+    round1 = b._rounds == b._lv["replies"] - 1
+    # globals in locals: one lookup per call, not per use (names that other
+    # modules look up too would keep missing the interpreter's lookup cache)
+    pad = PAD
+    order = ORDER
+    clamps = _clamps
+    qu = quiet
+    ev = rescore
+    play = _PLAY
+    undo = _UNDO
     # Three passes over the cells, centre out: replies that clamp, then
     # the ones near our moves, then the rest (see _tier), so the budget
     # cuts the quiet far cells (the edge captures it used to cut were
@@ -82,7 +90,7 @@ def search(b, first):
             if spent >= _REPLY_BUDGET:
                 k = _CELLS  # out of thinking time: the rest stays unsearched
                 break
-            c = ORDER[k % 81]
+            c = order[k % 81]
             # Skips cost no units, so they must be cheap: the pass's tier
             # first (255: taken or a column in the first pass), then the
             # board, then the column scan (with the column scan first, a
@@ -91,7 +99,7 @@ def search(b, first):
             if (k >= 81 or not round1) and tier[c] != k // 81:
                 k += 1
                 continue
-            p = PAD[c]
+            p = pad[c]
             if bd[p]:
                 tier[c] = 255
                 k += 1
@@ -148,27 +156,27 @@ def search(b, first):
             continue
         r = rows[i]
         c = cols[nc]
-        pr = PAD[r]
-        pc = PAD[c]
+        pr = pad[r]
+        pc = pad[c]
         # (a five of ours is left to the formula: it scores the five's
         # window, under a won game's value, but it ranks the replies the
         # same, and it would make every pair of that row exact)
         if (r == c or abs(w.sc[nc]) >= _HOT  # their five: a won game, not a window sum
-                or _clamps(b, pr, color, pc) or _clamps(b, pc, opp, pr)):
+                or clamps(b, pr, color, pc) or clamps(b, pc, opp, pr)):
             if not first and left < _U_OEX:
                 break  # the slice ends here
             if black:
-                _PLAY(g, r, c)
+                play(g, r, c)
             else:
-                _PLAY(g, c, r)
-            v = rescore(b, g)
-            _UNDO(g)
+                play(g, c, r)
+            v = ev(b, g)
+            undo(g)
             left -= _U_OEX
             spent += _U_PLAY + _U_EVAL  # (the budget counts the work, not the slot)
         else:
             if not first and left < _U_OQ:
                 break  # the slice ends here
-            v = quiet(b, i, nc)
+            v = qu(b, i, nc)
             left -= _U_OQ
             spent += _U_OQ
         if not black:
@@ -179,8 +187,7 @@ def search(b, first):
     b._cell = k
     b._oi = i
     b._rspent = spent
-    b._left = left
-    return k >= _CELLS
+    return left if k >= _CELLS else None
 
 
 def join(b):
@@ -210,16 +217,18 @@ def _tier(b, p, who):
     w = b._w
     rows = w.rows
     rcnt = w.rcnt
-    if _clamps(b, p, who, -1):
+    clamps = _clamps
+    pad = PAD
+    if clamps(b, p, who, -1):
         return 0
     t = 2
     for i in range(b._nr):
         if rcnt[i]:
-            q = PAD[rows[i]]
+            q = pad[rows[i]]
             dr = q // 11 - p // 11
             dc = q % 11 - p % 11
             if -3 <= dr <= 3 and -3 <= dc <= 3 and q != p:
-                if _clamps(b, p, who, q):
+                if clamps(b, p, who, q):
                     return 0
                 if -2 <= dr <= 2 and -2 <= dc <= 2:
                     t = 1

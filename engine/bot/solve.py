@@ -24,34 +24,35 @@ _UNDO = Game.undo
 
 
 # --- the payoffs: phases DELTA and PAIRS -------------------------------------------------
-def deltas(b, first):
+def deltas(b, left, first):
     """DELTA: per candidate from b._cand (rows, then columns), its score and fours change alone,
-    per direction, one candidate per item. True when all are done, False when the next does not
-    fit in this slice."""
+    per direction, one candidate per item. Returns the units left when all are done, None when
+    the next does not fit in this slice."""
     w = b._w
     k = b._cand
-    left = b._left
     nr = b._nr
     nc = b._nc
     color = b._color
+    pad = PAD  # (globals in locals: one lookup per call, not per use)
+    delta = cell_delta
     while k < nr + nc and (first or left >= _U_DELTA):
         if k < nr:
-            cell_delta(b, PAD[w.rows[k]], color, w.sr, w.s4r, w.dr, w.d4r, k)
+            delta(b, pad[w.rows[k]], color, w.sr, w.s4r, w.dr, w.d4r, k)
         else:
             j = k - nr
-            cell_delta(b, PAD[w.cols[j]], 3 - color, w.sc, w.s4c, w.dc, w.d4c, j)
+            delta(b, pad[w.cols[j]], 3 - color, w.sc, w.s4c, w.dc, w.d4c, j)
         k += 1
         left -= _U_DELTA
         first = False
     b._cand = k
-    b._left = left
-    return k == nr + nc
+    return left if k == nr + nc else None
 
 
-def pairs(b, first):
+def pairs(b, left, first):
     """PAIRS: the payoff (our point of view) of each candidate pair from b._pair (row * _MAXK +
-    column; columns from b._j0 on), by playing it on the trial Game. True when the matrix is done,
-    False when the slice ends (the next pair does not fit, or a capture turn's rescoring waits).
+    column; columns from b._j0 on), by playing it on the trial Game. Returns the units left when
+    the matrix is done, None when the slice ends (the next pair does not fit, or a capture turn's
+    rescoring waits).
 
     Most pairs are quiet (both turtles land, nothing captured), and then
     the evaluation is the sum of each cell's own change, corrected only
@@ -64,12 +65,11 @@ def pairs(b, first):
     rows = w.rows
     cols = w.cols
     m = w.m
-    left = b._left
     black = b._color == BLACK
     nr = b._nr
     nc = b._nc
     j0 = b._j0
-    noise = b._noise
+    noise = b._lv["noise"]
     span = 2 * noise + 1
     # plain functions in locals: no lookup per pair
     play = _PLAY
@@ -135,8 +135,7 @@ def pairs(b, first):
         first = False
     b._pair = q
     b._spent = spent
-    b._left = left
-    return q >= end or nr == i
+    return left if q >= end or nr == i else None
 
 
 # --- the solve: phases FP and PICK ---------------------------------------------------------
@@ -200,11 +199,11 @@ def _safe_rows(b):
     return i
 
 
-def fp(b, first):
+def fp(b, left, first):
     """FP: alternating fictitious play on the nr x nc zero-sum game from iteration b._fpit,
     _FP_BATCH iterations per item, until the duality gap is under _GAP points or the level's
-    iteration cap. True when solved (b._fpit: the iterations it took), False when the next item
-    does not fit in this slice.
+    iteration cap. Returns the units left when solved (b._fpit: the iterations it took), None when
+    the next item does not fit in this slice.
 
     Running payoff sums make one iteration O(k), not O(k^2): the row
     player adds the row it played to the columns' sums (cacc[j] is then
@@ -218,9 +217,8 @@ def fp(b, first):
     number of simultaneous iterations: docs/bot-experiments.md). Rows left
     out by _safe_rows start at _OUT, so they are never played.
     """
-    left = b._left
     if not first and left < _U_FP:
-        return False
+        return None
     w = b._w
     m = w.m
     racc = w.racc
@@ -230,9 +228,10 @@ def fp(b, first):
     kc = b._nc
     # The level's iterations are for the whole move: a re-solve (a new
     # column) gets what the solves before it left, and at least a quarter.
-    iters = b._iters - b._fpused
-    if iters < b._iters >> 2:
-        iters = b._iters >> 2
+    level = b._lv["iters"]
+    iters = level - b._fpused
+    if iters < level >> 2:
+        iters = level >> 2
     it = b._fpit
     if it == 0:
         b._fi = _safe_rows(b)
@@ -273,11 +272,10 @@ def fp(b, first):
     b._fi = i
     b._gap = gap
     b._fpit = it
-    b._left = left
     if it < iters and gap > limit * it:
-        return False
+        return None
     b._fpused += it
-    return True
+    return left
 
 
 def collide(b):
