@@ -493,6 +493,41 @@ def test_micropython_plays_the_same_moves_without_allocating():
     assert run(_UPY_GUEST % (pos,), project_files("engine"), heapsize=2 * 1024 * 1024) == want
 
 
+_LOCK_GUEST = """
+import engine.bot.candidates as cand
+from engine import Game
+from engine.bot import Bot
+walk = cand.walk
+def allocating_walk(b, li, heur):
+    [li]  # a list: heap
+    return walk(b, li, heur)
+cand.walk = allocating_walk
+b = Bot("hard", 1)
+b.start(Game(), 1)
+try:
+    b.step(1000)
+    r = "allocated"
+except MemoryError:
+    r = "refused"
+x = [1, 2]  # the heap is unlocked again after step()
+try:
+    Bot("easy", 1).step(1)
+except ValueError:
+    r += ", ValueError"
+print(r)
+"""
+
+
+@pytest.mark.needs_node
+def test_a_move_runs_with_the_heap_locked():
+    """step() holds micropython.heap_lock() while its items run: frames stay on the stack (the bigger
+    ones were allocated on the heap for every call otherwise), an allocation in a move is refused,
+    and the heap is unlocked again afterwards; a refused step() (no move started) is a ValueError."""
+    from tools.upy import run, project_files
+
+    assert run(_LOCK_GUEST, project_files("engine")) == "refused, ValueError\n"
+
+
 # The shared random games' positions (index into bench_bot.all_positions(), side to
 # move) where hard's worst slices were: its whole-board reply search skipped
 # cells without counting them, and a 40-unit slice of skips cost up to 3.5 M

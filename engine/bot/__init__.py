@@ -13,7 +13,7 @@ in fuel, time and heap: python -m tools.bench --only bot. MicroPython folds
 const() per module, so a module declares each const it uses, and
 host_tests/test_bot.py checks that a name has one value in all of them.
 """
-from engine._compat import const
+from engine._compat import const, heap_lock, heap_unlock
 from engine import BLACK, WHITE, ONGOING, PAD
 from engine.bot.tables import LEVELS, PARAMS, work, board  # noqa: F401  (LEVELS, board: the public API)
 from engine.bot import candidates, solve, replies
@@ -83,9 +83,9 @@ class Bot:
        stays safe.
     Easy: the heuristic's top 4 with noise (a child's near-misses, not nonsense).
 
-    No heap is allocated in start() or step() (heap_lock on the official
-    port). Fuel per move and per slice, and the heap the bot holds:
-    python -m tools.bench --only bot.
+    No heap is allocated in start() or step(), and step() runs with the heap
+    locked (micropython.heap_lock). Fuel per move and per slice, and the
+    heap the bot holds: python -m tools.bench --only bot.
     """
 
     def __init__(self, level="hard", seed=0):
@@ -237,7 +237,20 @@ class Bot:
         if w.owner is not self:
             self._ph = _PH_IDLE
             raise ValueError("another Bot started a move since start(): call start() again")
-        left = units - _U_STEP
+        # The heap is locked while the move's items run: MicroPython then
+        # keeps every function's frame on the stack instead of allocating
+        # the bigger ones on the heap for each call, whose cost grows with the
+        # heap's fragmentation (tools.bench --only bot); and anything that did
+        # allocate in a move would raise MemoryError here.
+        heap_lock()
+        try:
+            return self._run(units - _U_STEP)
+        finally:
+            heap_unlock()
+
+    def _run(self, left):
+        """step()'s items, `left` units for them (see step)."""
+        w = self._w
         first = True  # the first item runs whatever its cost: every call makes progress
         while True:
             ph = self._ph
