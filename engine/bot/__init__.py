@@ -244,12 +244,12 @@ class Bot:
         # allocate in a move would raise MemoryError here.
         heap_lock()
         try:
-            return self._run(units - _U_STEP)
+            return self._items(units - _U_STEP)
         finally:
             heap_unlock()
 
-    def _run(self, left):
-        """step()'s items, `left` units for them (see step)."""
+    def _items(self, left):
+        """step()'s work: items while they fit in `left` units; -1, or the cell once the answer is ready."""
         w = self._w
         first = True  # the first item runs whatever its cost: every call makes progress
         while True:
