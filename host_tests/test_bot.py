@@ -1,4 +1,4 @@
-"""Tests for the computer opponent (engine/bot.py) and its host server (tools/botserver.py): legality, seeds, variety, honesty, MicroPython."""
+"""Tests for the computer opponent (engine/bot/) and its host server (tools/botserver.py): legality, seeds, variety, honesty, MicroPython."""
 import inspect
 import io
 import json
@@ -9,9 +9,11 @@ import pytest
 
 from conftest import ROOT, random_positions
 from engine import Game, BLACK, WHITE, ONGOING, square_name, parse_square
-from engine.bot import Bot, LEVELS, _MAXK
+from engine.bot import Bot, LEVELS
+from engine.bot.tables import _MAXK
+from engine.bot.evaluate import rescore
 from engine.notation import board_rows, egg_names, load
-from tools import tournament
+from tools import botmoves, tournament
 from tools.bench import bot as bench_bot
 from tools.botserver import answer, serve
 
@@ -117,7 +119,7 @@ def test_board_read_matches_the_public_api():
 
 
 def run_to_phase(bot, game, color, phase):
-    """start() and step(1) until the bot reaches `phase` (engine.bot._PH_*)."""
+    """start() and step(1) until the bot reaches `phase` (engine.bot._PH_*, in the order they run)."""
     bot.start(game, color)
     while bot._ph != phase:
         assert bot.step(1) == -1
@@ -131,7 +133,7 @@ def test_quiet_pair_shortcut_equals_full_rescoring(level):
     for k, g in enumerate(random_positions(12, seed=21)):
         color = BLACK if k % 2 else WHITE
         bot = Bot(level, 2)
-        bot._noise = 0
+        bot._lv = dict(bot._lv, noise=0)  # a copy: the level records are shared
         run_to_phase(bot, g, color, _PH_FP)
         w = bot._w
         h = Game()
@@ -140,7 +142,7 @@ def test_quiet_pair_shortcut_equals_full_rescoring(level):
             for j in range(bot._nc):
                 r, c = w.rows[i], w.cols[j]
                 h.play(*((r, c) if color == BLACK else (c, r)))
-                v = bot._eval(h)
+                v = rescore(bot, h)
                 approximated = level == "medium" and (h.log_len > 3 or r == c) and h.result == ONGOING
                 h.undo()
                 if not approximated:  # medium scores capture turns roughly, on purpose
@@ -252,8 +254,9 @@ def test_hard_varies_its_move_over_50_seeds():
     """Most positions vary over 50 seeds (18 of these 21). One that does not is forced (only one
     candidate escapes a lost game or a double four) or solved to one move: the bot's own
     fictitious play settles on it, and no near-equal move can be mixed in without giving a
-    reader of the bot more than _VAR points (engine/bot.py, _pick)."""
-    from engine.bot import _PH_PICK, _DOUBLE
+    reader of the bot more than _VAR points (engine/bot/solve.py, pick)."""
+    from engine.bot import _PH_PICK
+    from engine.bot.evaluate import _DOUBLE
 
     g = Game()
     same = []
@@ -273,7 +276,7 @@ def test_hard_varies_its_move_over_50_seeds():
         played = w.rows.index(moves.pop())
         escapes = [i for i in range(bot._nr)
                    if min(w.m[i * _MAXK + j] for j in range(bot._nc)) > -_DOUBLE + 100]
-        if escapes == [played] or w.rcnt[played] * 4 >= bot._it * 3:
+        if escapes == [played] or w.rcnt[played] * 4 >= bot._fpit * 3:
             continue
         same.append(rows)
     assert same == []
@@ -302,6 +305,76 @@ def test_a_few_games_are_statistically_sane():
     outs = [tournament.run_one(("hard", "greedy", i, 5))[3] for i in range(12)]
     # at the measured ~88% rate, 7+ wins of 12 fails with probability < 1%
     assert outs.count(1) >= 7, outs
+
+
+# --- the package's structure ---------------------------------------------------------
+
+
+def test_a_const_declared_in_several_modules_has_one_value():
+    """MicroPython folds const() per module, so each module of engine/bot declares the consts it uses;
+    a name declared in two of them must mean the same there."""
+    import importlib
+    import re
+
+    seen = {}
+    for path in sorted((ROOT / "engine" / "bot").glob("*.py")):
+        name = "engine.bot" if path.stem == "__init__" else "engine.bot." + path.stem
+        mod = importlib.import_module(name)
+        for const in re.findall(r"^(\w+) = const\(", path.read_text(), re.M):
+            seen.setdefault(const, {})[name] = getattr(mod, const)
+    shared = {c: where for c, where in seen.items() if len(where) > 1}
+    assert "_MAXK" in shared and len(shared["_MAXK"]) >= 4  # the check sees the duplicates
+    assert {c: where for c, where in shared.items() if len(set(where.values())) > 1} == {}
+
+
+def test_the_phases_run_in_the_order_of_their_numbers():
+    """A move walks _PH_PRE .. _PH_DONE upwards; it goes back only to solve again (to DELTA, from the
+    solve or the reply search)."""
+    import engine.bot as eb
+
+    phases = {v: k for k, v in vars(eb).items() if k.startswith("_PH_")}
+    assert sorted(phases) == list(range(len(phases)))
+    backs = set()
+    for k, g in enumerate(random_positions(10, seed=12)):
+        for level in LEVELS:
+            bot = Bot(level, k)
+            bot.start(g, BLACK if k % 2 else WHITE)
+            seq = [bot._ph]
+            while bot.step(1) < 0:
+                if bot._ph != seq[-1]:
+                    seq.append(bot._ph)
+            seq.append(bot._ph)
+            assert seq[0] == eb._PH_PRE and seq[-1] == eb._PH_DONE
+            for a, b in zip(seq, seq[1:]):
+                if b < a:
+                    assert b == eb._PH_DELTA and a in (eb._PH_FP, eb._PH_REPLIES), [phases[x] for x in seq]
+                    backs.add(phases[a])
+    assert backs == {"_PH_FP", "_PH_REPLIES"}  # both ways back were taken
+
+
+# --- the same-moves record: host_tests/bot_moves.json (python -m tools.botmoves) -----------
+
+
+def test_moves_are_the_recorded_ones():
+    """Every 4th position of the shared random games, every level, seeds 1-3: the move recorded in
+    host_tests/bot_moves.json (`python -m tools.botmoves --check` checks every position)."""
+    rec = json.loads(botmoves.GOLDEN.read_text())
+    pos = botmoves.positions()
+    assert rec["positions"] == len(pos) == 1236
+    assert botmoves.check(rec, pos, every=4) == []
+
+
+def test_the_moves_check_reports_a_changed_move_and_refuses_other_positions():
+    rec = json.loads(botmoves.GOLDEN.read_text())
+    pos = botmoves.positions()
+    moves = rec["moves"]["hard"]["2"]
+    played = moves[16:18]  # position 8
+    other = "a1" if played != "a1" else "b1"
+    rec["moves"]["hard"]["2"] = moves[:16] + other + moves[18:]
+    bad = botmoves.check(rec, pos, every=8, levels=["hard"], seeds=[2])
+    assert bad[:1] == [("hard", 2, 8, botmoves.color_of(8, 2), played, other)] and len(bad) == 1
+    with pytest.raises(ValueError):
+        botmoves.check(rec, pos[1:], every=8, levels=["hard"], seeds=[2])
 
 
 # --- tools.botserver -----------------------------------------------------------------
@@ -420,6 +493,41 @@ def test_micropython_plays_the_same_moves_without_allocating():
     assert run(_UPY_GUEST % (pos,), project_files("engine"), heapsize=2 * 1024 * 1024) == want
 
 
+_LOCK_GUEST = """
+import engine.bot.candidates as cand
+from engine import Game
+from engine.bot import Bot
+walk = cand.walk
+def allocating_walk(b, li, heur):
+    [li]  # a list: heap
+    return walk(b, li, heur)
+cand.walk = allocating_walk
+b = Bot("hard", 1)
+b.start(Game(), 1)
+try:
+    b.step(1000)
+    r = "allocated"
+except MemoryError:
+    r = "refused"
+x = [1, 2]  # the heap is unlocked again after step()
+try:
+    Bot("easy", 1).step(1)
+except ValueError:
+    r += ", ValueError"
+print(r)
+"""
+
+
+@pytest.mark.needs_node
+def test_a_move_runs_with_the_heap_locked():
+    """step() holds micropython.heap_lock() while its items run: frames stay on the stack (the bigger
+    ones were allocated on the heap for every call otherwise), an allocation in a move is refused,
+    and the heap is unlocked again afterwards; a refused step() (no move started) is a ValueError."""
+    from tools.upy import run, project_files
+
+    assert run(_LOCK_GUEST, project_files("engine")) == "refused, ValueError\n"
+
+
 # The shared random games' positions (index into bench_bot.all_positions(), side to
 # move) where hard's worst slices were: its whole-board reply search skipped
 # cells without counting them, and a 40-unit slice of skips cost up to 3.5 M
@@ -483,7 +591,8 @@ def test_known_positions(rec):
 
 def _rows_the_solve_may_play(board, eggs, color):
     """(candidate rows, the rows the safe-row rule leaves to the solve, moves of 12 seeds) for hard."""
-    from engine.bot import _PH_PICK, _OUT
+    from engine.bot import _PH_PICK
+    from engine.bot.solve import _OUT
 
     g = Game()
     load(g, board.split("/"), eggs)
@@ -573,22 +682,24 @@ def test_a_row_that_makes_a_new_weakness_is_never_played():
 
 def test_a_capture_that_breaks_the_opponents_fours_is_a_candidate():
     """Black has two fours through d5 (a5-d5 and d2-d5); white's c4 clamps d5 and e6 against f7.
-    _breaks finds that capture for white; for black (white has no four) it adds nothing."""
-    from engine.bot import _MAXK, _PH_BRK
+    breaks() finds that capture for white; for black (white has no four) it adds nothing."""
+    from engine.bot import _PH_BRK
+    from engine.bot.candidates import breaks
 
     g = Game()
     load(g, "........./...B...../...B...../...B...../BBBB...../....B..../.....W.../W......../W.......W".split("/"))
     bot = Bot("hard", 1)
     run_to_phase(bot, g, WHITE, _PH_BRK)
     out = bytearray(_MAXK)
-    assert bot._breaks(out, 0, WHITE, 1) == 1 and out[0] == parse_square("c4")
-    assert bot._breaks(out, 0, BLACK, 1) == 0
+    assert breaks(bot, out, 0, WHITE, 1) == 1 and out[0] == parse_square("c4")
+    assert breaks(bot, out, 0, BLACK, 1) == 0
 
 
 def test_rows_added_after_the_heuristics_go_in_early():
     """The anticipatory capture d5 (it clamps black's block at e5 once it lands) is inserted at
     _EARLY, not appended: the pair budget drops the last rows first."""
-    from engine.bot import _EARLY, _PH_DELTA
+    from engine.bot import _PH_DELTA
+    from engine.bot.candidates import _EARLY
 
     g = Game()
     load(g, "........./....W..../....W..../....W..../.....BW../........./........./B......../B.......B".split("/"))
@@ -645,8 +756,8 @@ _READ_AND_PUNISHED = (
 def test_no_reply_anywhere_on_the_board_beats_hards_strategy():
     """Against the mixed strategy hard plays (its rows, weighted as sampled), the opponent's best
     reply over every empty cell gains at most a turtle over the value the strategy guarantees
-    against its columns: the reply search (_orc) put the cells that did better among them."""
-    from engine.bot import _ORC_GAIN
+    against its columns: the reply search (replies.py) put the cells that did better among them."""
+    from engine.bot.replies import _REPLY_GAIN
 
     g = Game()
     trial = Game()
@@ -669,10 +780,10 @@ def test_no_reply_anywhere_on_the_board_beats_hards_strategy():
                 for i in range(nr):
                     if weight[i]:
                         trial.play(c, w.rows[i])
-                        v -= weight[i] * bot._eval(trial)  # white's view
+                        v -= weight[i] * rescore(bot, trial)  # white's view
                         trial.undo()
                 best = v if best is None else min(best, v)
-            assert guaranteed - best <= _ORC_GAIN * tot, (rows, seed, (guaranteed - best) / tot)
+            assert guaranteed - best <= _REPLY_GAIN * tot, (rows, seed, (guaranteed - best) / tot)
 
 
 # Black has an open four on row 5 (b5-e5 with a5 and f5 free) and white
@@ -688,7 +799,9 @@ def test_payoffs_are_squashed_below_a_decided_game(level):
     +-_SQUASH: the flattening is applied on every path (quiet formula, exact rescoring, medium's
     rough capture turns), so a big lead never reads like a won game and the safe-row test only
     ever sees real losses."""
-    from engine.bot import _PH_PICK, _SQUASH, _WIN, _LOSS
+    from engine.bot import _PH_PICK
+    from engine.bot.evaluate import _SQUASH, _WIN
+    from engine.bot.solve import _LOSS
 
     g = Game()
     load(g, list(_OPEN_FOUR[0]), _OPEN_FOUR[1].split())
@@ -703,9 +816,9 @@ def test_payoffs_are_squashed_below_a_decided_game(level):
                 for j in range(bot._nc):
                     v = w.m[i * _MAXK + j]
                     if abs(v) >= _LOSS:
-                        assert _LOSS <= abs(v) <= _WIN + bot._noise
+                        assert _LOSS <= abs(v) <= _WIN + bot._lv["noise"]
                     else:
-                        assert abs(v) < _SQUASH + bot._noise, (k, color, i, j, v)
+                        assert abs(v) < _SQUASH + bot._lv["noise"], (k, color, i, j, v)
                         seen = max(seen, abs(v))
     assert seen > _SQUASH // 2  # the open four's pairs were scored, flattened (9,000+ before)
 

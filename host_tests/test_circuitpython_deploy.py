@@ -39,6 +39,7 @@ def test_plan_has_entry_points_board_config_lib_and_adafruit_neopixel():
     for src in imported_modules(circuitpy.ENTRIES):      # what code.py and boot.py import, and nothing else
         assert files["lib/" + src.relative_to(ROOT).as_posix()] == src.read_bytes()
     assert "lib/firmware/hw_circuitpython.py" in files and "lib/firmware/app.py" in files
+    assert "lib/engine/bot/__init__.py" in files and "lib/engine/bot/solve.py" in files  # subpackages too
     assert len([k for k in files if k.startswith("lib/")]) == len(imported_modules(circuitpy.ENTRIES)) + 1   # + neopixel
     assert b"class NeoPixel(adafruit_pixelbuf.PixelBuf)" in files["lib/neopixel.py"]
     assert not any(k.startswith(("tools/", "host_tests/", "lib/tools")) for k in files)
@@ -52,8 +53,13 @@ def test_deploy_copies_then_only_what_changed_and_removes_stale_modules(drive):
     assert (drive / "board_config.py").read_bytes() == (ROOT / "boards" / (BOARD + ".py")).read_bytes()
     assert not list(drive.rglob("*.tmp"))
     (drive / "lib" / "engine" / "old_module.py").write_text("x = 1\n")
+    (drive / "lib" / "engine" / "bot.py").write_text("x = 1\n")  # the bot before it was a package
+    (drive / "lib" / "engine" / "bot" / "old_module.py").write_text("x = 1\n")
     assert deploy(BOARD, drive=str(drive), say=said.append) == []
     assert not (drive / "lib" / "engine" / "old_module.py").exists()
+    assert not (drive / "lib" / "engine" / "bot.py").exists()
+    assert not (drive / "lib" / "engine" / "bot" / "old_module.py").exists()
+    assert (drive / "lib" / "engine" / "bot" / "tables.py").is_file()
 
 
 def _tree(d):

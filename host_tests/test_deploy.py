@@ -556,16 +556,17 @@ def test_mip_installs_from_a_local_manifest(board, tmp_path):
     # runs (as `mpremote mip install --target / PATH`) on a few of its entries.
     import shutil
     entries = [u for u in json.loads((ROOT / "package.json").read_text())["urls"]
-               if u[0] in ("main.py", "boards/pico.py", "engine/_compat.py")]
-    assert len(entries) == 3
+               if u[0] in ("main.py", "boards/pico.py", "engine/_compat.py", "engine/bot/tables.py")]
+    assert len(entries) == 4
     for _, src in entries:
         (tmp_path / src).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / src, tmp_path / src)
     (tmp_path / "package.json").write_text(json.dumps({"urls": entries, "deps": [], "version": "0.1.0"}))
     out = mpremote(board.url, "mip", "install", "--target", "/mip", str(tmp_path / "package.json"))
     assert "Done" in out
-    got = mpremote(board.url, "exec", "import os; print(sorted(os.listdir('/mip')), sorted(os.listdir('/mip/engine')))")
-    assert got == "['boards', 'engine', 'main.py'] ['_compat.py']\n"
+    got = mpremote(board.url, "exec", "import os; print(sorted(os.listdir('/mip')), sorted(os.listdir('/mip/engine')),"
+                                      " os.listdir('/mip/engine/bot'))")
+    assert got == "['boards', 'engine', 'main.py'] ['_compat.py', 'bot'] ['tables.py']\n"
     assert mpremote(board.url, "fs", "cat", "/mip/boards/pico.py") == (ROOT / "boards/pico.py").read_text()
 
 

@@ -69,12 +69,9 @@ FUEL_UNITS = {"M fuel", "fuel", "M"}
 
 # Files (or a package: every file under it) that restated measured figures when this test was
 # written, and how many. The count may only fall: remove an entry once its comments point at the
-# command instead (the test says when). engine/bot: the bot's own research record, which moves to
-# docs/bot-experiments.md with the bot package.
+# command instead (the test says when).
 KNOWN = {
-    "engine/bot": 182,
     "engine/game.py": 3,
-    "tools/bench/bot.py": 3,
     "tools/upy/__init__.py": 1,
     "tools/upy/fuel.py": 3,
     "tools/web/__init__.py": 1,

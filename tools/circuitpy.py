@@ -201,13 +201,13 @@ def _on_disk(n):
 
 
 def stale(drive, files):
-    """Files in lib/engine, lib/firmware on the drive that the plan does not have (old modules; a .py beside a .mpy)."""
+    """Files below lib/engine, lib/firmware on the drive that the plan does not have (old modules; a .py beside a .mpy)."""
     out = []
     for pkg in PACKAGES:
         d = Path(drive) / "lib" / pkg
         if d.is_dir():
-            for p in sorted(d.iterdir()):
-                rel = "lib/%s/%s" % (pkg, p.name)
+            for p in sorted(d.rglob("*")):
+                rel = p.relative_to(drive).as_posix()
                 if p.is_file() and rel not in files:
                     out.append(rel)
     return out

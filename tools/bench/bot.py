@@ -183,9 +183,9 @@ def heap_per_move(positions):
 # the module imported (tables and bytecode), the first hard Bot (the shared
 # work arrays and private Game with it), then another Bot. Measured on the
 # official rp2 firmware on the emulated Pico; the webassembly port is only
-# the fallback without Node or the UF2: it keeps about 1.3 KB of a new
-# Bot's garbage reachable from stale stack words until the next one is
-# made (on the same code: 23.1 KB there, 21.3 KB on the Pico).
+# the fallback without Node or the UF2: it keeps some of a new Bot's
+# garbage reachable from stale stack words until the next one is made, so
+# its figure is higher.
 _HELD_STEPS = (
     # the names are bound first, so __main__'s dict does not grow during a step
     ("engine", "import gc\nimport engine, engine.notation\nBot = a = b = None"),
@@ -193,6 +193,25 @@ _HELD_STEPS = (
     ("hard", "a = Bot('hard', 1)"),
     ("second", "b = Bot('hard', 2)"),
 )
+
+
+# Code in engine/bot that runs once, at import or when the shared Work is
+# made, and is garbage afterwards: the class bodies and the table builder.
+_RUN_ONCE = {"classes": ("Work", "Bot"), "freed": ("_build",)}
+
+
+def bot_bytecode(files):
+    """{module: bytes of heap its functions' bytecode holds on a port without ROMFS} for the .mpy files of
+    engine/bot in `files` (as engine_mpy() returns them), read with tools.bench.mpy.held_bytecode."""
+    from tools.bench.mpy import held_bytecode
+
+    out = {}
+    for path in sorted(files):
+        if path.startswith("engine/bot/") and path.endswith(".mpy"):
+            out[path[len("engine/bot/"):-len(".mpy")]] = held_bytecode(files[path], **_RUN_ONCE)
+    if not out:
+        raise ValueError("no engine/bot/*.mpy among the files")
+    return out
 
 
 def engine_mpy(sources=None):
@@ -296,8 +315,6 @@ def figures(sample=SAMPLE):
                 "bot %s: heap allocated during a move, worst (official port)" % level,
                 "%d bytes; target 0: %s" % (heap[level], "ok" if heap[level] == 0 else "OVER"),
             ))
-        from tools.bench.mpy import held_bytecode
-
         files = engine_mpy()
         h = heap_held(files)
         held = h["hard"] - h["engine"]
@@ -310,11 +327,16 @@ def figures(sample=SAMPLE):
         ))
         # The RPI_PICO build has no ROMFS (MICROPY_HW_ROMFS_BYTES 0), so an imported .mpy's bytecode
         # is copied into the heap; in a ROMFS or frozen build it would stay in flash.
-        bc = held_bytecode(files["engine/bot.mpy"], classes=("Work", "Bot"), freed=("_build",))
+        split = bot_bytecode(files)
+        bc = sum(split.values())
         rows.append((
-            "bot heap held: of it the functions' bytecode (read from bot.mpy) / the rest",
+            "bot heap held: of it the functions' bytecode (engine/bot/*.mpy) / the rest",
             "%.1f KB / %.1f KB (the bytecode stays in flash only where code can run from it: ROMFS, frozen)"
             % (bc / 1024.0, (held - bc) / 1024.0),
+        ))
+        rows.append((
+            "bot bytecode held per module of engine/bot (%d modules)" % len(split),
+            ", ".join("%s %.1f KB" % (m, n / 1024.0) for m, n in sorted(split.items(), key=lambda x: -x[1])),
         ))
     else:
         rows.append(("bot heap per move", "skipped: Node / npm packages missing"))

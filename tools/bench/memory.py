@@ -49,10 +49,13 @@ def _as_mip_left_it(pico):
     subprocess.run(mp + ["exec", "import os\ndef rm(d):\n    for e in os.ilistdir(d):\n        p = d + '/' + e[0]\n"
                          "        rm(p) if e[1] == 0x4000 else os.remove(p)\n    os.rmdir(d)\nrm('/lib')\n"
                          "os.mkdir('/engine')\nos.mkdir('/firmware')"], check=True, capture_output=True, timeout=300)
+    srcs = [p for d in ("engine", "firmware") for p in sorted((ROOT / d).rglob("*.py")) if "__pycache__" not in p.parts]
+    rels = [p.relative_to(ROOT).as_posix() for p in srcs]
     args = []
-    for d in ("engine", "firmware"):
-        for p in sorted((ROOT / d).glob("*.py")):
-            args += ["fs", "cp", str(p), ":%s/%s" % (d, p.name), "+"]
+    for sub in sorted({r.rsplit("/", 1)[0] for r in rels} - {"engine", "firmware"}):  # subpackages (engine/bot)
+        args += ["fs", "mkdir", ":" + sub, "+"]
+    for p, rel in zip(srcs, rels):
+        args += ["fs", "cp", str(p), ":" + rel, "+"]
     subprocess.run(mp + args[:-1], check=True, capture_output=True, timeout=1800)
 
 

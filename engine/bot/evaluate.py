@@ -1,0 +1,340 @@
+"""How the bot scores a position (black's point of view): the line walk, one cell's line changes, a quiet pair by formula, a trial turn by rescoring its lines (or roughly, medium), and the squash every payoff passes through."""
+from engine._compat import const
+from engine import ONGOING, BLACK_WON, WHITE_WON, PAD, WALL
+import engine as _engine
+from engine.bot.tables import LS, LST, WK, KWS, KHB, KHW, SEG, KF, LINE_AT
+
+# Turn-record opcodes as consts (folded away: no globals, no heap), checked
+# against the engine's names at import so a renumbering there cannot
+# silently break the incremental evaluation.
+_OP_PLACE = const(1)
+_OP_EGG = const(2)
+_OP_CAPTURED = const(6)
+_OP_VANISH = const(7)
+_OP_HATCH = const(8)
+if (_engine.EV_PLACE, _engine.EV_EGG, _engine.EV_CAPTURED, _engine.EV_VANISH,
+        _engine.EV_HATCH) != (_OP_PLACE, _OP_EGG, _OP_CAPTURED, _OP_VANISH, _OP_HATCH):
+    raise ImportError("engine.bot: the engine's turn-record opcodes changed; update _OP_*")
+
+_NLINES = const(40)  # lines of 4+ cells (tables.py)
+_MAT = const(30)  # one turtle of material
+# Two or more fours (five-completions) against none: a five next turn unless
+# the opponent guesses the cell, collides there or captures, so worth far
+# less than a won game (docs/bot-experiments.md).
+_DOUBLE = const(3000)
+_WIN = const(30000)
+_CLIP = const(20000)
+# Payoffs are squashed, v * _SQUASH / (_SQUASH + |v|): close to v in an even
+# position, flattening as it grows, the way hard's own value predicts game
+# outcomes (the calibration and the tournaments that chose 4000 are in
+# docs/bot-experiments.md). Much stronger squashing was much worse: the
+# search needs big line values to see threats.
+_SQUASH = const(4000)
+
+
+def squash(v):
+    """A payoff from black's value v (every scoring path ends here): clipped to +-_CLIP, so
+    |v * _SQUASH| < 2 ** 27 stays a small int, then flattened like a win chance (see _SQUASH)."""
+    if v > _CLIP:
+        v = _CLIP
+    elif v < -_CLIP:
+        v = -_CLIP
+    return v * _SQUASH // (_SQUASH + abs(v))
+
+
+def _fours_term(f4):
+    """Black's bonus for a packed fours count (black * 1024 + white): two fours against none win next turn."""
+    fb = f4 >> 10  # both counts are >= 0 here (a real position's)
+    fw = f4 & 1023
+    if fb >= 2 and fw <= 0:
+        return _DOUBLE
+    if fw >= 2 and fb <= 0:
+        return -_DOUBLE
+    return 0
+
+
+def walk(b, li, heur):
+    """Black's score of line li on the root board (windows, and clamp threats at hard); the line's
+    fours, packed black * 1024 + white, go to b._lf. heur: also add every empty cell's heuristic.
+
+    The one line walk of the bot: a 2-bit-per-cell code of the last 5
+    cells slides along the line; each new cell completes a 4-cell segment
+    (clamp threats) and, from the 5th cell on, a 5-cell window.
+    """
+    w = b._w
+    bd = w.bd
+    wk = WK
+    kws = KWS
+    seg = SEG
+    kf = KF
+    wall = WALL
+    st = LST[li]
+    p = LS[li]
+    # The oldest slot starts as an egg (3): the first, 4-cell step's
+    # window is dead (class 0, scores nothing), so no cell counter.
+    code = 192 | (bd[p] << 4) | (bd[p + st] << 2) | bd[p + st + st]
+    p += 3 * st
+    v = bd[p]
+    lt = 0
+    f4 = 0
+    thr = b._threats
+    tsc = w.tsc if thr else None
+    if heur:
+        hb = w.hb
+        hw = w.hw
+        khb = KHB
+        khw = KHW
+        capvb = b._capvb
+        capvw = b._capvw
+        capdb = b._capdb
+        capdw = b._capdw
+    # Empty, dead and mixed windows and segments (code 0 in the tables)
+    # are skipped by one test each: most of them on any board (it saves
+    # much of easy's fuel, which only needs the heuristic).
+    while v != wall:
+        code = ((code << 2) | v) & 1023
+        f = seg[code & 255]
+        if f:
+            if thr:
+                lt += tsc[f >> 4]
+            if heur and f & 15:
+                q = p - 3 * st
+                if f & 1:
+                    hb[q] += capvb
+                    hw[q] += capdw
+                if f & 2:
+                    hb[p] += capvb
+                    hw[p] += capdw
+                if f & 4:
+                    hw[q] += capvw
+                    hb[q] += capdb
+                if f & 8:
+                    hw[p] += capvw
+                    hb[p] += capdb
+        k = wk[code]
+        if k:
+            lt += kws[k]
+            f4 += kf[k]
+            if heur:
+                a = khb[k]
+                if a:
+                    bb = khw[k]
+                    q = p
+                    for _ in range(5):
+                        if bd[q] == 0:
+                            hb[q] += a
+                            hw[q] += bb
+                        q -= st
+        p += st
+        v = bd[p]
+    b._lf = f4
+    return lt
+
+
+def cell_delta(b, c, v, tot, tot4, out, out4, i):
+    """Change of the root score and fours (black's view) if padded cell c alone held v: the sum
+    into tot[i] and tot4[i], per line direction into out[4 * i + d] and out4[4 * i + d]."""
+    w = b._w
+    bd = w.bd
+    lbase = w.lbase
+    lf4 = w.lf4
+    line_at = LINE_AT
+    wk = walk  # (globals in locals: one lookup per call, not per use)
+    bd[c] = v
+    s = 0
+    s4 = 0
+    o = i * 4
+    for d in range(4):
+        li = line_at[d * 121 + c]
+        if li == 255:  # a line of under 4 cells: no segment, no window
+            out[o + d] = 0
+            out4[o + d] = 0
+            continue
+        x = wk(b, li, 0) - lbase[li]
+        y = b._lf - lf4[li]
+        out[o + d] = x
+        out4[o + d] = y
+        s += x
+        s4 += y
+    bd[c] = 0
+    tot[i] = s
+    tot4[i] = s4
+
+
+def quiet(b, i, j):
+    """Black's evaluation of quiet pair (row i, column j): both turtles land, nothing is captured.
+
+    The sum of each cell's own change, corrected only on the one line
+    the two cells may share within a window.
+    """
+    w = b._w
+    bd = w.bd
+    dr = w.dr
+    dc = w.dc
+    d4r = w.d4r
+    d4c = w.d4c
+    v = w.sr[i] + w.sc[j]
+    f4 = b._f4 + w.s4r[i] + w.s4c[j]
+    pad = PAD
+    pr = pad[w.rows[i]]
+    pc = pad[w.cols[j]]
+    if pr < pc:
+        a = pr
+        c = pc
+    else:
+        a = pc
+        c = pr
+    ddr = c // 11 - a // 11  # padded rows and columns
+    ddc = c % 11 - a % 11
+    d = -1
+    if ddr <= 4 and -4 <= ddc <= 4:
+        if ddr == 0:
+            d = 0
+        elif ddc == 0:
+            d = 1
+        elif ddr == ddc:
+            d = 2
+        elif ddr == -ddc:
+            d = 3
+    if d >= 0:
+        # both on line li within a window: rescore that line with both set
+        li = LINE_AT[d * 121 + a]
+        if li != 255:
+            v -= dr[i * 4 + d] + dc[j * 4 + d]
+            f4 -= d4r[i * 4 + d] + d4c[j * 4 + d]
+            color = b._color
+            bd[pr] = color
+            bd[pc] = 3 - color
+            v += walk(b, li, 0) - w.lbase[li]
+            f4 += b._lf - w.lf4[li]
+            bd[pr] = 0
+            bd[pc] = 0
+    v += b._total + b._mat * _MAT + _fours_term(f4)  # black's view, like rescore
+    return squash(v)
+
+
+def rescore(b, g):
+    """Black's evaluation after a trial turn on g: root scores plus the change in the touched lines
+    (a decided game: its value)."""
+    res = g.result
+    if res != ONGOING:
+        if res == BLACK_WON:
+            return _WIN
+        if res == WHITE_WON:
+            return -_WIN
+        return 0
+    w = b._w
+    bd = w.bd
+    p81 = PAD
+    log = g.log
+    n = g.log_len
+    dm = 0
+    p = 0
+    # (module globals hoisted into locals: a global lookup per use was
+    # measured to matter, and its cost depends on heap layout)
+    op_place = _OP_PLACE
+    op_egg = _OP_EGG
+    op_cap = _OP_CAPTURED
+    op_van = _OP_VANISH
+    op_hatch = _OP_HATCH
+    # Apply the turn record to the root board (cells are 0..80). The
+    # record itself says what each change replaced (a captured piece's
+    # value is logged; a vanished or hatched cell held an egg), so it
+    # also serves to put the board back, newest first, below.
+    while p < n:
+        op = log[p]
+        a = p81[log[p + 1]]
+        if op == op_place:
+            bd[a] = 1
+            bd[p81[log[p + 2]]] = 2  # both gain a turtle: no material change
+        elif op == op_egg:
+            bd[a] = 3
+        elif op == op_cap or op == op_van:
+            v = bd[a]
+            if v == 1:
+                dm -= 1
+            elif v == 2:
+                dm += 1
+            bd[a] = 0
+        elif op == op_hatch:
+            v = log[p + 2]
+            if v == 1:
+                dm += 1
+            else:
+                dm -= 1
+            bd[a] = v
+        p += 3
+    # Rescore every line through a changed cell, each once (stamp). A
+    # capture turn changes several cells, often on shared lines, so
+    # whole lines are cheaper than the windows around each cell.
+    stamp = w.lstamp
+    st = stamp[_NLINES] + 1  # the stamp counter is shared with the array
+    if st > 65000:
+        for i in range(_NLINES):
+            stamp[i] = 0
+        st = 1
+    stamp[_NLINES] = st
+    lbase = w.lbase
+    lf4 = w.lf4
+    line_at = LINE_AT
+    wk = walk
+    delta = 0
+    f4 = b._f4
+    p = 0
+    while p < n:
+        # every changed cell: each event's, and a placement's second turtle
+        # (steps and clamps change none)
+        op = log[p]
+        c = p81[log[p + 1]] if op <= op_egg or op >= op_cap else -1
+        c2 = p81[log[p + 2]] if op == op_place else -1
+        while c >= 0:
+            for d in range(0, 484, 121):
+                li = line_at[d + c]
+                if li == 255 or stamp[li] == st:
+                    continue
+                stamp[li] = st
+                delta += wk(b, li, 0) - lbase[li]
+                f4 += b._lf - lf4[li]
+            c = c2
+            c2 = -1
+        p += 3
+    # put the root board back (newest change first)
+    while p > 0:
+        p -= 3
+        op = log[p]
+        a = p81[log[p + 1]]
+        if op == op_place:
+            bd[a] = 0
+            bd[p81[log[p + 2]]] = 0
+        elif op == op_egg:
+            bd[a] = 0
+        elif op == op_cap:
+            bd[a] = log[p + 2]
+        elif op == op_van or op == op_hatch:  # it held an egg
+            bd[a] = 3
+    v = b._total + delta + (b._mat + dm) * _MAT + _fours_term(f4)
+    return squash(v)
+
+
+def rough(b, g, i, j):
+    """Medium's evaluation of a capture turn on g (row i, column j): the placements' own line
+    changes plus material only, no line rescoring (that is what keeps medium cheap)."""
+    w = b._w
+    v = b._total + b._mat * _MAT
+    if w.rows[i] != w.cols[j]:
+        v += w.sr[i] + w.sc[j]
+        log = g.log
+        n = g.log_len
+        p = 3
+        while p < n:
+            op = log[p]
+            if op == _OP_CAPTURED:
+                x = log[p + 2]
+                if x == 1:
+                    v -= _MAT
+                elif x == 2:
+                    v += _MAT
+            elif op == _OP_HATCH:
+                v += _MAT if log[p + 2] == 1 else -_MAT
+            p += 3
+    return squash(v)
