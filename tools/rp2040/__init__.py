@@ -171,13 +171,15 @@ class Pico:
     clock at 0 until run_until()/resume(), so key events can be scheduled at
     exact emulated times from power-up. pace: emulated/host speed limit
     (1.0 = real time for a human at the terminal; 0 = as fast as it goes).
+    cfg: the wiring to build around the chip instead of boards/<board>.py (an object with a board file's
+    constants, e.g. the board_config.py a test wrote onto the board's filesystem).
     """
 
     def __init__(self, uf2=None, flash=None, port=0, board="pico", bootrom=None, paused=False, pace=0.0,
-                 max_frames=5000, timeout=30.0):
+                 max_frames=5000, timeout=30.0, cfg=None):
         import boards
 
-        self.cfg = boards.load(board)           # ValueError listing the boards
+        self.cfg = cfg if cfg is not None else boards.load(board)   # ValueError listing the boards
         if getattr(self.cfg, "CHIP", "rp2040") != "rp2040":
             raise ValueError("board %s is not wired to an RP2040 (CHIP %r): the emulated Pico needs an RP2040 board file"
                              % (board, self.cfg.CHIP))
