@@ -321,6 +321,8 @@ def test_a_board_config_py_on_the_filesystem_overrides_the_frozen_wiring(pico_uf
     with Pico(uf2=pico_uf2.uf2.resolve(), flash=img) as p:
         p.wait_frames(1)                                  # the frozen wiring: LEDs on GP28
         p.exec("f = open('board_config.py', 'w')\nf.write(%r)\nf.close()" % _override_text())
+        # A main.py on the filesystem is not run: the frozen one is (shared/runtime/pyexec.c looks there first).
+        p.exec("f = open('main.py', 'w')\nf.write(\"open('ran.txt', 'w').close()\")\nf.close()")
     # Power on again: the harness now wires the LEDs to GP27 and pad A as a membrane keypad on GP2..GP8.
     cfg = Cfg("pico", LED_PIN=27, PAD_A={"part": "membrane-3x4", "rows": (2, 3, 4, 5), "cols": (6, 7, 8)})
     with Pico(flash=img, cfg=cfg) as p:
@@ -337,7 +339,8 @@ def test_a_board_config_py_on_the_filesystem_overrides_the_frozen_wiring(pico_uf
         assert p.board_rows(last_frame(p)) == engine_rows(g)
         assert p.conflicts()["count"] == 0 and p.stats()["ws_errors"] == 0
         info = frozen_game(_Dev(p))
-        assert info["on_fs"] == ["board_config.py"]
+        assert info["on_fs"] == ["board_config.py", "main.py"]
+        assert "ran.txt" not in p.exec("import os\nprint(os.listdir('/'))")
 
 
 def test_settings_and_scores_survive_flashing_another_firmware_and_the_frozen_one_again(pico_uf2, needs_uf2,
@@ -401,3 +404,13 @@ def test_key_test_holding_hash_at_power_up(pico_uf2, needs_uf2, tmp_path):
         # Pad A's picture sits top left as a phone keypad: the held 5 is row 1, column 1, lit in black's blue.
         assert classify(cells[10]) == "B"
         assert classify(cells[81]) == "B" and max(cells[81]) > max(before[81])   # pad A's status LED: a key is down
+
+
+def test_the_emulated_pico_takes_a_uf2_named_relative_to_the_callers_folder(needs_uf2, monkeypatch):
+    # `python -m tools.rp2040 --uf2 build/firmware/what-the-shell-pico-….uf2`: the Node side runs in tools/node,
+    # so a relative name was looked up there (ENOENT) before the harness resolved it.
+    from tools.rp2040 import Pico, default_uf2
+
+    monkeypatch.chdir(default_uf2().parent)
+    with Pico(uf2=default_uf2().name) as p:
+        assert p.exec("print(1 + 1)").strip() == "2"

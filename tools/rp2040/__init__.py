@@ -206,7 +206,7 @@ class Pico:
         bootrom = bootrom or default_bootrom(uf2)
         if bootrom is None or not Path(bootrom).is_file():
             raise Rp2040Error("no RP2040 boot ROM (%s): name one with --bootrom (%s)" % (bootrom or BOOTROM_NAME, WHERE))
-        self.bootrom = Path(bootrom)
+        self.bootrom = Path(bootrom).resolve()
         self.timeout = timeout
         self.max_frames = max_frames
         self.pace = pace
@@ -223,7 +223,7 @@ class Pico:
         cmd = ["node", str(SCRIPT), "--bootrom", str(self.bootrom), "--flash", str(self.flash),
                "--port", str(port), "--board", json.dumps(board), "--max-frames", str(self.max_frames)]
         if uf2 is not None:
-            cmd += ["--uf2", str(uf2)]
+            cmd += ["--uf2", str(Path(uf2).resolve())]   # the Node side runs in tools/node
         if paused:
             cmd.append("--paused")
         if self.pace:
