@@ -6,7 +6,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import tarfile
 import time
 from pathlib import Path
@@ -19,6 +18,7 @@ TARBALL = ROOT.parent / "shared" / "micropython" / ("micropython-%s-src.tar.xz" 
 OUT_DIR = ROOT / "build" / "firmware"      # build/ is in .gitignore: outputs, cache, work trees, logs
 APT = "sudo apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi cmake build-essential"
 RECIPE = 2          # part of the cache key: bump it when the way a build is made changes
+CACHE_KEEP = 12     # cached UF2s kept (the newest; a developer's edits each make one)
 PACKAGES = ("engine", "firmware")
 
 # A build target: the MicroPython board it builds, the UF2 family its code blocks carry, and where the
@@ -389,6 +389,7 @@ def build(target="pico", micropython=None, version=None, wiring=None, out_dir=No
         dest = out_dir / output_name(target, version)
         log_path = out_dir / "logs" / ("%s-%s.log" % (target, key[:12]))
         if cached_uf2.is_file():
+            os.utime(cached_uf2)         # the newest used: the last to be pruned
             shutil.copyfile(cached_uf2, dest)
             _say("%s: cached build %s (inputs unchanged) -> %s" % (target, key[:12], dest))
             return BuildResult(dest, key, True, time.time() - t0, dest.stat().st_size, log_path, version, target,
@@ -421,6 +422,8 @@ def build(target="pico", micropython=None, version=None, wiring=None, out_dir=No
             cache.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(built, str(cached_uf2) + ".tmp")
             os.replace(str(cached_uf2) + ".tmp", cached_uf2)
+            for old in sorted(cache.glob("*.uf2"), key=lambda p: p.stat().st_mtime)[:-CACHE_KEEP]:
+                old.unlink()
             shutil.copyfile(cached_uf2, dest)
         finally:
             log.close()
