@@ -6,7 +6,8 @@ import pytest
 
 from tools import ROOT
 
-SKIP_DIRS = {".git", ".venv", "node_modules", "__pycache__", ".hypothesis", ".pytest_cache", "host_tests"}
+SKIP_DIRS = {".git", ".venv", "node_modules", "__pycache__", ".hypothesis", ".pytest_cache", "host_tests",
+             "build"}  # build/: ignored outputs, e.g. tools.firmware's unpacked MicroPython source (3,500 files)
 
 
 def project_modules():

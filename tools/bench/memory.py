@@ -1,4 +1,4 @@
-"""Memory figures for tools.bench: heap the game's imports need on the official Pico firmware (emulated RP2040, fixed heap), deployed as .mpy and as mip's .py sources, and the margin left."""
+"""Memory figures for tools.bench: heap the game's imports need on the official Pico firmware (emulated RP2040, fixed heap), deployed as .mpy and as mip's .py sources, and the margin left; then on the firmware with the game frozen in (tools.firmware), with the bot's heap held there beside the stock firmware's."""
 import shutil
 import subprocess
 import sys
@@ -78,4 +78,51 @@ def figures():
         ("memory: Pico heap free in a fresh interpreter (official v1.27.0, emulated)", kb(free)),
         ("memory: heap the imports need, .mpy from tools.deploy / margin left", "%s / %s" % (kb(mpy), kb(free - mpy))),
         ("memory: heap the imports need, mip's .py compiled on the board / margin left", "%s / %s" % (kb(py), kb(free - py))),
+    ] + frozen_figures()
+
+
+BOT_HEAP_TARGET = 16 * 1024   # bytes held by the bot module and a hard Bot (tools/bench/bot.py's aim)
+
+
+def bot_held(pico):
+    """{step: bytes held after it} for tools/bench/bot.py's _HELD_STEPS, run in one fresh interpreter of `pico`
+    (raw-REPL soft reset: a frozen main.py does not run) with whatever engine the firmware and filesystem give."""
+    from tools.bench.bot import _HELD_STEPS
+    from tools.rp2040.probe import exec_fresh
+
+    exec_fresh(pico, "pass")
+    out = {}
+    for name, code in _HELD_STEPS:
+        pico.exec(code)
+        out[name] = int(pico.exec("gc.collect()\nprint(gc.mem_alloc())").split()[-1])
+    return out
+
+
+def frozen_figures():
+    """The frozen firmware (nothing on the filesystem): heap the imports need, and the bot's heap held beside the
+    stock firmware's with the deployed .mpy files."""
+    from tools.bench.bot import heap_held
+    from tools.bench.rp2040 import frozen_uf2
+    from tools.rp2040 import Pico
+
+    uf2, why = frozen_uf2()
+    if uf2 is None:
+        return [("memory frozen: the game frozen into the firmware", "skipped: " + why)]
+    tmp = Path(tempfile.mkdtemp(prefix="bench-memory-frozen-"))
+    try:
+        with Pico(uf2=uf2, flash=tmp / "flash.img") as pico:
+            pico.wait_frames(1)                   # the game started from the frozen main.py: the filesystem exists
+            free, need = needed(pico)
+            fz = bot_held(pico)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    st = heap_held()
+    kb = lambda n: "%.1f KB" % (n / 1024.0)
+    held = lambda h: h["hard"] - h["engine"]
+    return [
+        ("memory frozen: heap the imports need / margin left (of %s free)" % kb(free), "%s / %s" % (kb(need), kb(free - need))),
+        ("memory frozen: bot heap held, module + first hard Bot, stock .mpy -> frozen",
+         "%s (module %s) -> %s (module %s); target <= %d KB: %s"
+         % (kb(held(st)), kb(st["module"] - st["engine"]), kb(held(fz)), kb(fz["module"] - fz["engine"]),
+            BOT_HEAP_TARGET // 1024, "ok" if held(fz) <= BOT_HEAP_TARGET else "OVER")),
     ]

@@ -1,4 +1,5 @@
-"""Emulated-RP2040 figures for tools.bench: the deployed firmware on the emulated Pico, timed by its own clock (125 MHz), beside the wasm-fuel estimates, and the measured fuel-per-µs ratio."""
+"""Emulated-RP2040 figures for tools.bench: the deployed firmware on the emulated Pico, timed by its own clock (125 MHz), beside the wasm-fuel estimates, and the measured fuel-per-µs ratio; then the same game frozen into the firmware (tools.firmware) beside it."""
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -6,6 +7,9 @@ from pathlib import Path
 SAMPLE = 24          # bot positions per level (spread evenly over the shared random games' positions)
 CHUNK = 10           # shared random games per guest call (keeps each script small for the Pico's heap)
 TARGETS = {"turn_mean_us": 2000, "frame_us": 5000, "hard_worst_us": 1000000, "boot_ms": 2000, "peak_kb": 100}
+# The frozen firmware's aims (issue 28): what freezing the bytecode into flash is for.
+FROZEN_TARGETS = {"boot_ms": 350, "heap_kb": 32}
+HARD_MOVES = ("e5", "d4", "f6", "c3", "g7", "b2")   # pad A's moves in the games against hard (stock and frozen)
 
 # Engine turns on the device: ticks_us (the RP2040 timer, emulated µs) around every play().
 _TURNS = """
@@ -44,6 +48,18 @@ print('@J', json.dumps(out))
 # Besides the sample: hard's heaviest moves by wasm fuel over every position
 # of the shared games (the 24-position sample can miss them).
 HEAVIEST = 8
+# Those moves again in other heap layouts: the guest first compiles this many throw-away names (new qstrs
+# and heap blocks). A move's time depends on the layout (tools/bench/bot.py), so the stock and frozen
+# firmware are compared over all of them, not in the one layout each happens to start in.
+LAYOUTS = (0, 5, 17, 40)
+_LAYOUT = "for _i in range(%d):\n    exec('q%%d_ = 0' %% _i, {})\n"
+
+
+def heavy_runs(pico, heavy):
+    """[[µs of each move] per layout in LAYOUTS] for hard's heaviest moves (`heavy`: [(rows, eggs, side to move)])."""
+    from tools.rp2040.probe import guest_json
+
+    return [guest_json(pico, _LAYOUT % n + _BOT % (heavy, "hard")) for n in LAYOUTS]
 
 
 def _ms(us):
@@ -83,7 +99,8 @@ def measure():
             res["turns_us"] = turns
             sample = [(rows, eggs, 1 + (k & 1)) for k, (rows, eggs) in enumerate(positions)]
             res["bot_us"] = {lv: guest_json(pico, _BOT % (sample, lv)) for lv in ("easy", "medium", "hard")}
-            res["heavy_us"] = guest_json(pico, _BOT % ([(allp[i][0], allp[i][1], colours[i]) for i in heavy], "hard"))
+            res["heavy_layouts"] = heavy_runs(pico, [(allp[i][0], allp[i][1], colours[i]) for i in heavy])
+            res["heavy_us"] = res["heavy_layouts"][0]
             from tools.bench.firmware import _SCRIPT
             from tools.sim.keyscript import parse_script
 
@@ -92,16 +109,62 @@ def measure():
             for i in range(0, len(acts) - 1, 2):
                 pairs.append((acts[i][2], acts[i + 1][2]))
             res["app_2p"] = run_app(pico, pairs, mode="2p")
-            hard_moves = [parse_square(m) for m in ("e5", "d4", "f6", "c3", "g7", "b2")]
+            hard_moves = [parse_square(m) for m in HARD_MOVES]
             res["app_hard"] = run_app(pico, hard_moves, mode="hard")
             res["heap_hard"] = run_app(pico, hard_moves, mode="hard", heap=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    uf2, why = frozen_uf2()
+    res["frozen"] = measure_frozen(uf2, [(allp[i][0], allp[i][1], colours[i]) for i in heavy]) if uf2 else why
     fuel, _ = fuel_per_turn(games)
     res["turns_fuel"] = fuel
     # fuel_per_move gives each move's fuel, or (fuel, its largest slice) for the sliced bot
     res["bot_fuel"] = {lv: [f[0] if isinstance(f, (tuple, list)) else f for f in fuel_per_move(lv, positions)]
                        for lv in ("easy", "medium", "hard")}
+    return res
+
+
+def frozen_uf2():
+    """(the Pico UF2 with the game frozen in, None) — env WTS_FIRMWARE_UF2, else built by tools.firmware (cached
+    by its inputs) — or (None, why not)."""
+    env = os.environ.get("WTS_FIRMWARE_UF2")
+    if env:
+        return (Path(env).resolve(), None) if Path(env).is_file() else (None, "WTS_FIRMWARE_UF2=%s is no file" % env)
+    from tools import firmware
+
+    why = firmware.toolchain_problem()
+    if why is None and not firmware.TARBALL.is_file() and not os.environ.get("WTS_MICROPYTHON"):
+        why = "no MicroPython source (%s, or env WTS_MICROPYTHON)" % firmware.TARBALL
+    if why:
+        return None, why
+    try:
+        return firmware.build("pico").uf2.resolve(), None
+    except firmware.FirmwareError as e:
+        return None, str(e).splitlines()[0]
+
+
+def measure_frozen(uf2, heavy):
+    """The frozen firmware's figures: boot to the first frame (the first power-up formats the filesystem; later
+    ones find it), the game against hard (move times, heap after start and at its peak), hard's heaviest moves
+    (`heavy`: [(rows, eggs, side to move)]), all from a blank filesystem: nothing but the UF2 on the board."""
+    from engine import parse_square
+    from tools.rp2040 import Pico
+    from tools.rp2040.probe import run_app
+
+    res = {"uf2": uf2.name, "uf2_bytes": uf2.stat().st_size}
+    tmp = Path(tempfile.mkdtemp(prefix="bench-frozen-"))
+    try:
+        img = tmp / "flash.img"
+        with Pico(uf2=uf2, flash=img) as pico:
+            res["boot_first_ms"] = pico.wait_frames(1)[0].t0_ns / 1e6
+        with Pico(flash=img) as pico:          # power off and on: the filesystem is there now
+            res["boot_ms"] = pico.wait_frames(1)[0].t0_ns / 1e6
+            hard_moves = [parse_square(m) for m in HARD_MOVES]
+            res["app_hard"] = run_app(pico, hard_moves, mode="hard")
+            res["heap_hard"] = run_app(pico, hard_moves, mode="hard", heap=True)
+            res["heavy_layouts"] = heavy_runs(pico, heavy)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     return res
 
 
@@ -112,6 +175,36 @@ def figures():
     if why is not None:
         return [("rp2040", "skipped: " + why)]
     return table(measure())
+
+
+def frozen_table(r):
+    """[(label, value text)]: the frozen firmware beside the stock one (r: measure()'s figures)."""
+    f = r.get("frozen")
+    if not isinstance(f, dict):
+        return [("rp2040 frozen: the game frozen into the firmware", "skipped: %s" % f)]
+    out = [("rp2040 frozen: %s" % f["uf2"], "%d bytes (UF2; half of it is the image written to flash)" % f["uf2_bytes"])]
+    out.append(("rp2040 frozen: boot to first frame, stock + deploy / frozen (first power-up: %.0f ms)" % f["boot_first_ms"],
+                "%.0f ms / %.0f ms emulated; target frozen <= %d ms: %s"
+                % (r["boot_ms"], f["boot_ms"], FROZEN_TARGETS["boot_ms"], _ok(f["boot_ms"], FROZEN_TARGETS["boot_ms"]))))
+    hs, hf = r["heap_hard"], f["heap_hard"]
+    worst = max(hf["boot"], hf["peak"]) / 1024.0
+    out.append(("rp2040 frozen: heap after start / peak vs hard, stock + deploy -> frozen",
+                "%.1f / %.1f KB -> %.1f / %.1f KB; target <= %d KB: %s"
+                % (hs["boot"] / 1024.0, hs["peak"] / 1024.0, hf["boot"] / 1024.0, hf["peak"] / 1024.0,
+                   FROZEN_TARGETS["heap_kb"], _ok(worst, FROZEN_TARGETS["heap_kb"]))))
+    ms, mf = r["app_hard"]["moves"], f["app_hard"]["moves"]
+    if ms and mf:
+        out.append(("rp2040 frozen: hard move in the game, mean / worst, stock -> frozen (%d moves)" % len(mf),
+                    "%s / %s -> %s / %s emulated" % (_ms(sum(ms) / len(ms)), _ms(max(ms)), _ms(sum(mf) / len(mf)), _ms(max(mf)))))
+    hs, fs = r["heavy_layouts"], f["heavy_layouts"]
+    ts, tf = sum(map(sum, hs)), sum(map(sum, fs))
+    out.append(("rp2040 frozen: hard's %d heaviest moves in %d heap layouts, total / worst, stock -> frozen"
+                % (len(fs[0]), len(fs)),
+                "%s / %s -> %s / %s emulated (%+.1f%%; per layout %s); frozen no slower: %s"
+                % (_ms(ts), _ms(max(map(max, hs))), _ms(tf), _ms(max(map(max, fs))), 100.0 * (tf - ts) / ts,
+                   " ".join("%+.1f%%" % (100.0 * (sum(b) - sum(a)) / sum(a)) for a, b in zip(hs, fs)),
+                   "ok" if tf <= ts else "SLOWER")))
+    return out
 
 
 def table(r):
@@ -166,7 +259,7 @@ def table(r):
     out.append(("rp2040: measured wasm fuel per emulated µs (tools/upy/fuel.py uses %d)" % FUEL_PER_US,
                 "%.1f overall; turns %.1f, easy %.1f, medium %.1f, hard %.1f"
                 % (tot_fuel / float(tot_us), ratios["turns"], ratios["easy"], ratios["medium"], ratios["hard"])))
-    return out
+    return out + frozen_table(r)
 
 
 def main():

@@ -227,15 +227,17 @@ class Pico:
     (1.0 = real time for a human at the terminal; 0 = as fast as it goes).
     pty: also offer the USB serial as a pseudo-terminal, `.tty` (/dev/pts/N): mpremote's REPL and any
     serial program need a real file descriptor, which a socket:// URL is not.
+    cfg: the wiring to build around the chip instead of boards/<board>.py (an object with a board file's
+    constants, e.g. the board_config.py a test wrote onto the board's filesystem).
     """
 
     def __init__(self, uf2=None, flash=None, port=0, board="pico", bootrom=None, paused=False, pace=0.0,
-                 max_frames=5000, timeout=30.0, pty=False):
+                 max_frames=5000, timeout=30.0, pty=False, cfg=None):
         import boards
 
         from firmware.boardcheck import check
 
-        self.cfg = boards.load(board)           # ValueError listing the boards
+        self.cfg = cfg if cfg is not None else boards.load(board)   # ValueError listing the boards
         check(self.cfg)                         # the one board-file check (a BoardError, a ValueError, naming each problem)
         if getattr(self.cfg, "CHIP", "rp2040") != "rp2040":
             raise ValueError("board %s is not wired to an RP2040 (CHIP %r): the emulated Pico needs an RP2040 board file"
@@ -263,7 +265,7 @@ class Pico:
         bootrom = bootrom or default_bootrom(uf2)
         if bootrom is None or not Path(bootrom).is_file():
             raise Rp2040Error("no RP2040 boot ROM (%s): name one with --bootrom (%s)" % (bootrom or BOOTROM_NAME, WHERE))
-        self.bootrom = Path(bootrom)
+        self.bootrom = Path(bootrom).resolve()
         self.timeout = timeout
         self.max_frames = max_frames
         self.pace = pace
@@ -287,7 +289,7 @@ class Pico:
         cmd = ["node", str(SCRIPT), "--bootrom", str(self.bootrom), "--flash", str(self.flash),
                "--port", str(port), "--board", json.dumps(board), "--max-frames", str(self.max_frames)]
         if uf2 is not None:
-            cmd += ["--uf2", str(uf2)]
+            cmd += ["--uf2", str(Path(uf2).resolve())]   # the Node side runs in tools/node
         if paused:
             cmd.append("--paused")
         if self.pace:
