@@ -56,6 +56,9 @@ def build_parser():
     ap.add_argument("--forget", action="store_true", help="keep no settings or scores this time")
     ap.add_argument("--lang", choices=LANGS,
                     help="the simulator's words: en or nl (default: the last one chosen, else the system locale)")
+    ap.add_argument("--player", metavar="[NAME=]cmd:COMMAND",
+                    help="play against your own bot in the simulator: a command that speaks the botserver protocol "
+                         "(docs/classroom.md) takes the computer's seat (always the simulator, never a board)")
     return ap
 
 
@@ -213,10 +216,19 @@ def main(argv=None):
     ap = build_parser()
     args = ap.parse_args(argv)
     mode = sim_mode(ap, args)
+    if args.player:
+        from tools.botproc import parse_spec
+        from tools.sim.cli import PLAYERLESS
+        try:
+            parse_spec(args.player)
+        except ValueError as e:
+            ap.error(str(e))
+        if mode in PLAYERLESS:
+            ap.error("--player takes the computer's seat, and --mode %s has none: use --level, or --mode demo" % mode)
     if args.board is not None and args.board not in boards.names():
         ap.error("unknown board %r; valid boards: %s (the files in boards/)" % (args.board, ", ".join(boards.names())))
 
-    if not args.sim:
+    if not args.sim and not args.player:  # (a bot of your own plays in the simulator only)
         if args.port:
             found, bridges = [(args.port, None, None, "")], []
         else:
@@ -241,7 +253,7 @@ def main(argv=None):
 
     sim_args = ["--mode", mode]
     for flag, value in (("--board", args.board), ("--seed", args.seed), ("--runtime", args.runtime),
-                        ("--lang", args.lang)):
+                        ("--lang", args.lang), ("--player", args.player)):
         if value is not None:
             sim_args += [flag, str(value)]
     if args.forget:

@@ -7,6 +7,9 @@ import boards
 from tools.sim.device import Device, MODES, RUNTIMES, SEED_LIMIT
 from tools.sim.keyscript import parse_script
 from tools.sim.narrate import LANGS
+from tools.botproc import REPLY_TIMEOUT, parse_spec
+
+PLAYERLESS = ("2p", "tutorial", "keytest")  # start modes without a computer seat: no place for --player
 
 
 def say_line(t, kind, text):
@@ -43,9 +46,13 @@ def run_headless(args, out=sys.stdout):
         if args.narrate:
             print(say_line(t, kind, text), file=out)
 
+    seat = None
+    if args.player:
+        from tools.cmdbot import seat_for
+        seat = seat_for(args.player, args.reply_timeout, blocking=True)  # no wall clock here: wait for each answer
     try:
         dev = Device(board=args.board, mode=args.mode, runtime=args.runtime, seed=args.seed, store_dir=args.store,
-                     keep_frames=False, on_frame=on_frame, on_say=on_say)
+                     keep_frames=False, on_frame=on_frame, on_say=on_say, bots=seat and seat.bots())
     except (RuntimeError, ValueError) as e:  # no Node for --runtime micropython, a bad board field, ...
         if frames_out is not None:
             frames_out.close()
@@ -54,9 +61,15 @@ def run_headless(args, out=sys.stdout):
         print("tools.sim: seed %d (--seed %d plays this game again)" % (dev.seed, dev.seed), file=sys.stderr)
     try:
         dev.run(actions)
+        if seat is not None:
+            for err in seat.failures:  # (the terminal shows them on screen)
+                print("tools.sim: %s" % err + "".join("\n  | " + x for x in err.stderr.split("\n") if err.stderr),
+                      file=sys.stderr)
         print(dev.report(), file=out)
     finally:
         dev.close()
+        if seat is not None:
+            seat.close()
         if frames_out is not None:
             frames_out.close()
     return 0
@@ -99,6 +112,12 @@ def build_parser():
                    help="folder for settings.json/scores.json (default: the per-user state folder in the terminal, "
                         "$XDG_STATE_HOME/what-the-shell or ~/.local/state/what-the-shell; nothing with --headless)")
     p.add_argument("--forget", action="store_true", help="keep no settings or scores (the terminal UI's default is to keep them)")
+    p.add_argument("--player", metavar="[NAME=]cmd:COMMAND", default=None,
+                   help="your own bot in the computer's seat (white, pad B): a command that speaks the botserver "
+                        "protocol (docs/classroom.md); if it breaks the protocol the screen says why and the "
+                        "built-in computer finishes that game")
+    p.add_argument("--reply-timeout", type=float, default=None, metavar="S",
+                   help="with --player: seconds your bot may take for one move (default %g)" % REPLY_TIMEOUT)
     p.add_argument("--lang", choices=LANGS, default=None,
                    help="the simulator's words: en (English) or nl (Dutch); kept for the next runs beside the "
                         "settings (default: the one kept, else the system locale LC_ALL/LC_MESSAGES/LANG, else en)")
@@ -113,6 +132,20 @@ def main(argv=None):
         ap.error("unknown board %r; valid boards: %s (the files in boards/)" % (args.board, ", ".join(valid)))
     if args.forget and args.store:
         ap.error("--forget and --store DIR contradict each other: choose one")
+    if args.player is not None:
+        if args.mode is None:
+            args.mode = "medium"  # (also with --headless: your bot needs the computer's seat)
+        try:
+            parse_spec(args.player)
+        except ValueError as e:
+            ap.error(str(e))
+        if args.mode in PLAYERLESS:
+            ap.error("--player takes the computer's seat, and --mode %s has none: use --mode easy, medium, hard "
+                     "or demo" % args.mode)
+        if args.runtime != "cpython":
+            ap.error("--player needs --runtime cpython: your bot runs as a program on this computer")
+    if args.reply_timeout is not None and (args.player is None or not args.reply_timeout > 0):
+        ap.error("--reply-timeout is for --player, in seconds above 0")
     from tools.sim import language, narrate
 
     if args.headless:

@@ -23,7 +23,7 @@ def fresh_seed():
 
 
 def Device(board="pico", mode="2p", runtime="cpython", seed=None, store_dir=None, keep_frames=True, on_frame=None,
-           on_say=None):
+           on_say=None, bots=None):
     """One simulated device of `runtime` (RUNTIMES), a SimDevice (tools/sim/interface.py): keys press/release/tap/move,
     time advance(ms) on the device's clock, frames and words as the interface says.
 
@@ -31,7 +31,8 @@ def Device(board="pico", mode="2p", runtime="cpython", seed=None, store_dir=None
     runs firmware/hw_circuitpython.py over tools/sim/circuitpython.py's fakes), "micropython" in the
     official webassembly port (UpyDevice, needs Node), "rp2040" the deployed image on the emulated Pico
     (tools/sim/rp2040.py). `seed=None` draws a fresh one from entropy (`seed` then says which, to replay
-    it). Bad arguments are a ValueError naming the valid ones; nothing is started then.
+    it). `bots`: the firmware App's computer-player class (tools/cmdbot.py: a student's bot), cpython only.
+    Bad arguments are a ValueError naming the valid ones; nothing is started then.
     """
     if runtime not in RUNTIMES:
         raise ValueError("unknown runtime %r; valid runtimes: %s" % (runtime, ", ".join(RUNTIMES)))
@@ -46,8 +47,11 @@ def Device(board="pico", mode="2p", runtime="cpython", seed=None, store_dir=None
         seed = fresh_seed()
     if not isinstance(seed, int) or not 0 <= seed < SEED_LIMIT:
         raise ValueError("seed must be a whole number from 0 to %d, not %r" % (SEED_LIMIT - 1, seed))
+    if bots is not None and runtime != "cpython":
+        raise ValueError("a bot of your own (--player) plays with --runtime cpython only: it runs as a program "
+                         "on this computer, beside the simulated firmware")
     if runtime == "cpython":
-        kind = CpythonDevice
+        return CpythonDevice(cfg, board, mode, seed, store_dir, keep_frames, on_frame, on_say, bots)
     elif runtime == "rp2040":
         from tools.sim.rp2040 import Rp2040Device
 
@@ -61,11 +65,12 @@ class CpythonDevice(SimDevice):
     """The firmware in this process: tools/sim/vdevice.py's VirtualDevice, its App watched by the narrator.
     `app` is the firmware's App (tests may look inside; the terminal UI does not)."""
 
-    def __init__(self, cfg, board, mode, seed, store_dir=None, keep_frames=True, on_frame=None, on_say=None):
+    def __init__(self, cfg, board, mode, seed, store_dir=None, keep_frames=True, on_frame=None, on_say=None, bots=None):
         from tools.sim.vdevice import VirtualDevice
 
         SimDevice.__init__(self, cfg, board, mode, "cpython", seed, keep_frames, on_frame, on_say)
-        self.vdev = VirtualDevice(cfg, mode=mode, seed=seed, store_dir=store_dir, on_frame=self._frame, keep_frames=False)
+        self.vdev = VirtualDevice(cfg, mode=mode, seed=seed, store_dir=store_dir, on_frame=self._frame, keep_frames=False,
+                                  bots=bots)
         self.app = self.vdev.app
         clock = self.vdev.clock
         narrate.watch(self.app, lambda kind, text: self._say(clock.now, kind, text))

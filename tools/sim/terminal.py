@@ -264,6 +264,7 @@ def matrix_lines(cells, status, gamma, exposure, led="●", oldest=-1):
 
 
 OLDEST_MARK = ">"                 # left of the oldest egg (ASCII: every terminal font has it)
+NOTE = (255, 120, 90)             # what the screen says about a student's bot that broke the protocol
 EGG_MARK = (255, 170, 60)
 
 
@@ -294,8 +295,9 @@ def _hand_keys(keys):
     return narrate.word("help.keys", star=by["*"], zero=by["0"], hash=by["#"])
 
 
-def help_lines(mode, numpad_hint=True, b_turned=True, menu=None):
-    """The key map (or, in the menu, the menu's items: `menu` [(key, label)], default menu_items()), drawn next to the matrix."""
+def help_lines(mode, numpad_hint=True, b_turned=True, menu=None, bot=None):
+    """The key map (or, in the menu, the menu's items: `menu` [(key, label)], default menu_items()), drawn next to the
+    matrix. `bot`: the name of a student's bot in the computer's seat (--player), or None."""
     w = narrate.word
     single = mode in SINGLE_PLAYER
     dim, bold, rst = "\x1b[2m", "\x1b[1m", RESET
@@ -317,7 +319,7 @@ def help_lines(mode, numpad_hint=True, b_turned=True, menu=None):
          "  z x c      7 8 9",
          "  " + _hand_keys(PAD_A_KEYS)]
     if single:
-        b = [bold + w("help.pad_b_cpu", level=w("level." + mode)) + rst,
+        b = [bold + (w("bot.pad_b", name=bot) if bot else w("help.pad_b_cpu", level=w("level." + mode))) + rst,
              dim + "  " + w("help.cpu") + rst,
              dim + "  " + w("help.cpu2") + rst]
     else:
@@ -356,11 +358,16 @@ def wrap(text, width):
     return lines + ([cur] if cur else [])
 
 
-def story_lines(said, width, height, over=None, lesson=None):
-    """The narration panel: a lesson caption or the game-over line (`over`, whole) in bold, then the newest
-    sentences that fit."""
+def story_lines(said, width, height, over=None, lesson=None, note=()):
+    """The narration panel: a student's bot's trouble (`note`: lines, "| " ones are its stderr, dim), a lesson
+    caption or the game-over line (`over`, whole) in bold, then the newest sentences that fit."""
     bold, dim, rst = "\x1b[1m", "\x1b[2m", RESET
     out = []
+    for text in note:
+        if text.startswith("| "):
+            out.append(dim + "  " + text + rst)
+        else:
+            out += [bold + fg(NOTE) + x + rst for x in wrap(text, max(10, width))]
     for text in ([lesson] if lesson else []) + ([over] if over else []):
         out += [bold + x + rst for x in wrap(text, max(10, width))]
     if lesson:       # in the tutorial, only what this lesson's turn did
@@ -406,11 +413,12 @@ class View:
     shown under the board; `oldest`: the oldest egg's cell (marked), or -1; `b_turned`:
     pad B's grid turned 180° (True/False), None when unknown (no hint); `tally`: [black
     wins, white wins, draws] for the game-over line, or None; `menu`: [(key, label)] the
-    menu lists (None: menu_items()).
+    menu lists (None: menu_items()); `bot`: a student's bot in the computer's seat (its
+    name), `note`: what the screen says about it (tools/cmdbot.py Seat.note lines).
     """
 
     def __init__(self, cells=None, status=None, mode="2p", title="", gamma=2.2, exposure=1.0, led="●", said=(),
-                 oldest=-1, b_turned=True, tally=None, menu=None):
+                 oldest=-1, b_turned=True, tally=None, menu=None, bot=None, note=()):
         self.cells = cells if cells is not None else [(0, 0, 0)] * 81
         self.status = status if status is not None else [(0, 0, 0)] * 2
         self.mode = mode
@@ -423,17 +431,20 @@ class View:
         self.b_turned = b_turned
         self.tally = tally
         self.menu = menu
+        self.bot = bot
+        self.note = note
 
     @classmethod
-    def of(cls, device, title, led="●"):
+    def of(cls, device, title, led="●", seat=None):
         """The screen of a SimDevice now: its last frame, mode, words and what it can report; the title
-        gets the current mode's name (the firmware changes mode itself: menu, attract)."""
+        gets the current mode's name (the firmware changes mode itself: menu, attract). `seat`: the
+        tools.cmdbot.Seat of a student's bot (--player), or None."""
         px = device.cell_pixels(device.last_pixels)
         mode = device.mode_now
         return cls(cells=px[:81], status=px[81:83], mode=mode, title=title + " · " + narrate.mode_title(mode),
                    gamma=board_gamma(device.cfg), exposure=board_exposure(device.cfg), led=led, said=device.said,
                    oldest=oldest_egg(device), b_turned=device.pad_b_turned(), tally=device.tally(),
-                   menu=device.menu_labels())
+                   menu=device.menu_labels(), bot=seat and seat.name, note=list(seat.note) if seat else ())
 
 
 def compose(view, cols, rows):
@@ -441,7 +452,7 @@ def compose(view, cols, rows):
     led, said, mode = view.led, view.said, view.mode
     m = matrix_lines(view.cells, view.status, view.gamma, view.exposure, led, view.oldest) + [""] + \
         ["  " + x for x in legend_lines(led)]
-    h = help_lines(mode, b_turned=view.b_turned, menu=view.menu)
+    h = help_lines(mode, b_turned=view.b_turned, menu=view.menu, bot=view.bot)
     mw = max(visible_len(x) for x in m)
     hw = max(visible_len(x) for x in h)
     body = []
@@ -463,7 +474,7 @@ def compose(view, cols, rows):
         if view.tally:
             t = view.tally
             over += narrate.word("so_far", black=t[0], white=t[1], draws=t[2])
-    story = story_lines(said, cols - 3, rows - 1 - len(body) - 1, over, lesson)
+    story = story_lines(said, cols - 3, rows - 1 - len(body) - 1, over, lesson, view.note)
     lines = ["\x1b[1m" + view.title + RESET] + body + ([""] + ["  " + x for x in story] if story else [])
     # Never let a line wrap (auto-wrap is off, but a clipped line is also cheaper to send).
     lines = [clip(x, cols - 1) for x in lines[:rows]]
@@ -581,12 +592,13 @@ def _utf8_ok():
     return enc == "utf8" or "UTF-8" in os.environ.get("LC_ALL", os.environ.get("LC_CTYPE", os.environ.get("LANG", ""))).upper()
 
 
-def play(make_device, title, in_fd, out_fd, fps=30, clock=time.monotonic, max_seconds=None):
+def play(make_device, title, in_fd, out_fd, fps=30, clock=time.monotonic, max_seconds=None, seat=None):
     """The real-time loop: keys -> pads, wall time -> device time, frames -> screen. Returns the device time reached.
 
     `make_device()` returns the SimDevice (tools/sim/interface.py) to play; it is called once the
     terminal is silent, so keys typed while the firmware boots are not echoed. `title` heads the
-    screen (the current mode's name is added).
+    screen (the current mode's name is added). `seat`: a student's bot (tools.cmdbot.Seat) whose
+    trouble the screen shows, or None.
     """
     term = Terminal(in_fd, out_fd)
     led = "●" if _utf8_ok() else "o"
@@ -650,7 +662,7 @@ def play(make_device, title, in_fd, out_fd, fps=30, clock=time.monotonic, max_se
                 term.write("\x1b[2J")
                 last_shown = None
                 resized[0] = False
-            scr = compose(View.of(device, title, led), cols, rows)
+            scr = compose(View.of(device, title, led, seat), cols, rows)
             if scr != last_shown:
                 term.write(scr)
                 last_shown = scr
@@ -692,6 +704,11 @@ def run(args):
     for name, key in (("runtime", "runtime"), ("store", "store_dir")):
         if getattr(args, name, None) is not None:
             kw[key] = getattr(args, name)
+    seat = None
+    if getattr(args, "player", None):
+        from tools.cmdbot import seat_for
+        seat = seat_for(args.player, getattr(args, "reply_timeout", None))   # answers polled: the clock runs on
+        kw["bots"] = seat.bots()
     made = []
 
     def factory():
@@ -704,11 +721,16 @@ def run(args):
 
     # The firmware changes mode itself (menu): play() adds the current one to this title.
     title = narrate.word("title", board=board_name, seed=seed)
+    if seat is not None:
+        title += " \u00b7 " + narrate.word("bot.title", name=seat.name)
     try:
-        play(factory, title, sys.stdin.fileno(), sys.stdout.fileno(), max_seconds=getattr(args, "max_seconds", None))
+        play(factory, title, sys.stdin.fileno(), sys.stdout.fileno(), max_seconds=getattr(args, "max_seconds", None),
+             seat=seat)
     finally:
         for d in made:
             d.close()
+        if seat is not None:
+            seat.close()
     store = kw.get("store_dir")
     print(narrate.word("seed_note", seed=seed) + (narrate.word("kept", folder=store) if store else ""))
     return 0

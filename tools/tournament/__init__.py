@@ -6,13 +6,15 @@ import re
 import sys
 import time
 
-from engine import Game, BLACK, WHITE, ONGOING, BLACK_WON, WHITE_WON
+from engine import Game, BLACK, WHITE, ONGOING, BLACK_WON, WHITE_WON, square_name
 from engine.bot import Bot, LEVELS
 from tools.tournament.baselines import (  # noqa: F401  (re-exported: tests and tools use them from here)
     RandomPlayer, GreedyPlayer, Matrix1Player, ExploiterPlayer, _run_len, _clamps, _empties,
 )
+from tools.botproc import parse_spec
 from tools.tournament.outside import CommandPlayer, PlayerError, REPLY_TIMEOUT
 from tools.tournament.ratings import wilson, ratings_with_intervals  # noqa: F401
+from tools.sim.narrate import LANGS, word
 
 BASELINES = ("random", "greedy", "matrix1", "exploiter")
 PLAYERS = BASELINES + LEVELS
@@ -57,26 +59,46 @@ def make_player(name, seed, outside=None, timeout=None):
 
 def play_game(black, white, max_turns=MAX_TURNS):
     """Play one game; returns (final Game, forfeit colour or 0). A player that breaks the protocol forfeits."""
+    g, forfeit, _, _ = play_record(black, white, max_turns)
+    return g, forfeit
+
+
+def play_record(black, white, max_turns=MAX_TURNS, on_turn=None):
+    """Play one game; returns (final Game, forfeit colour or 0, the forfeiting player's PlayerError or None,
+    the moves: one "e5d4" per turn, black's cell then white's). on_turn(game) is called after every turn."""
     g = Game()
+    moves = []
     for _ in range(max_turns):
         # Both choose on the same position before either move is played (honest).
         try:
             b = black.choose(g, BLACK)
-        except PlayerError:
-            return g, BLACK
+        except PlayerError as e:
+            return g, BLACK, e, moves
         try:
             w = white.choose(g, WHITE)
-        except PlayerError:
-            return g, WHITE
+        except PlayerError as e:
+            return g, WHITE, e, moves
         g.play(b, w)
+        moves.append(square_name(b) + square_name(w))
+        if on_turn is not None:
+            on_turn(g)
         if g.result != ONGOING:
             break
-    return g, 0
+    return g, 0, None, moves
 
 
 def run_one(args):
     """Game i of pairing a-b: a is black on even i. args: (a, b, i, seed[, outside commands[, reply timeout]]).
     Returns (a, b, i, outcome for a: 1/0/-1, turns, forfeit note)."""
+    r = run_game(args)
+    return (r["a"], r["b"], r["i"], r["out"], r["turns"], r["forfeit"])
+
+
+def run_game(args, on_turn=None):
+    """run_one's game as the record the results file keeps: {"a", "b", "i", "seed", "out" (for a), "turns",
+    "forfeit" (the name of the player that broke the protocol, or ""), "moves" (a space-separated "e5d4" per
+    turn), and for a forfeit "failure": {"player", "colour", "turn", "why" (English), "reason" and "values" (tools/botproc.py),
+    "request" (the line it failed on), "stderr" (the end of it)}}."""
     a, b, i, seed = args[:4]
     outside = args[4] if len(args) > 4 else None
     timeout = args[5] if len(args) > 5 else None
@@ -86,43 +108,51 @@ def run_one(args):
     pb = make_player(b, sb, outside, timeout)
     try:
         if i % 2 == 0:
-            g, forfeit = play_game(pa, pb)
+            g, forfeit, err, moves = play_record(pa, pb, on_turn=on_turn)
             a_color = BLACK
         else:
-            g, forfeit = play_game(pb, pa)
+            g, forfeit, err, moves = play_record(pb, pa, on_turn=on_turn)
             a_color = WHITE
     finally:
         for p in (pa, pb):
             if hasattr(p, "close"):
                 p.close()
-    note = ""
+    rec = {"a": a, "b": b, "i": i, "seed": seed, "out": 0, "turns": g.turns, "forfeit": "", "moves": " ".join(moves)}
     if forfeit:
-        out = -1 if forfeit == a_color else 1
-        note = a if forfeit == a_color else b
+        rec["out"] = -1 if forfeit == a_color else 1
+        rec["forfeit"] = name = a if forfeit == a_color else b
+        rec["failure"] = {"player": name, "colour": "black" if forfeit == BLACK else "white", "turn": g.turns + 1,
+                          "why": err.why, "reason": err.reason, "values": err.values,
+                          "request": err.request, "stderr": err.stderr}
     elif g.result == BLACK_WON:
-        out = 1 if a_color == BLACK else -1
+        rec["out"] = 1 if a_color == BLACK else -1
     elif g.result == WHITE_WON:
-        out = 1 if a_color == WHITE else -1
-    else:
-        out = 0
-    return (a, b, i, out, g.turns, note)
+        rec["out"] = 1 if a_color == WHITE else -1
+    return rec
 
 
-def read_results(path):
-    """The games a results file (--results: JSON lines) holds, {(a, b, i, seed): (outcome, turns, forfeit)}.
-    Lines that are not whole records (a crash in the middle of writing one) are skipped."""
+def read_records(path):
+    """The games a results file (--results: JSON lines) holds, {(a, b, i, seed): record} (run_game's records;
+    older files lack "moves" and "failure"). Lines that are not whole records (a crash in the middle of
+    writing one) are skipped."""
     done = {}
     try:
         with open(path, "rb") as f:
             for raw in f:
                 try:
                     r = json.loads(raw)
-                    done[(r["a"], r["b"], r["i"], r["seed"])] = (r["out"], r["turns"], r["forfeit"])
+                    if all(k in r for k in ("out", "turns", "forfeit")):
+                        done[(r["a"], r["b"], r["i"], r["seed"])] = r
                 except (ValueError, KeyError, TypeError):
                     continue
     except FileNotFoundError:
         pass
     return done
+
+
+def read_results(path):
+    """The games a results file holds, {(a, b, i, seed): (outcome, turns, forfeit)}."""
+    return {k: (r["out"], r["turns"], r["forfeit"]) for k, r in read_records(path).items()}
 
 
 class ResultsFile:
@@ -136,8 +166,8 @@ class ResultsFile:
                 if r.read(1) != b"\n":
                     self.f.write(b"\n")  # a line cut short by a crash stays on its own line
 
-    def add(self, a, b, i, seed, out, turns, note):
-        rec = {"a": a, "b": b, "i": i, "seed": seed, "out": out, "turns": turns, "forfeit": note}
+    def add(self, rec):
+        """Append one run_game record."""
         self.f.write((json.dumps(rec) + "\n").encode())
         self.f.flush()
         os.fsync(self.f.fileno())
@@ -184,26 +214,45 @@ def rating_lines(results):
 
 def _parse_player(ap, spec):
     """'NAME=cmd:COMMAND' or 'cmd:COMMAND' (named after the command's last word) -> (name, command)."""
-    name = None
-    if not spec.startswith("cmd:") and "=" in spec:
-        name, spec = spec.split("=", 1)
-    if not spec.startswith("cmd:") or not spec[4:].strip():
-        ap.error("bad --player %r: use cmd:COMMAND or NAME=cmd:COMMAND" % (spec,))
-    command = spec[4:].strip()
-    if name is None:
-        last = command.split()[-1].replace("\\", "/").split("/")[-1]
-        name = re.sub(r"\.\w+$", "", last)
-        name = re.sub(r"[^A-Za-z0-9_]", "_", name)
-        if not name or not name[0].isalpha():
-            name = "outside"
+    try:
+        name, command = parse_spec(spec)
+    except ValueError as e:
+        ap.error(str(e))
     if not _NAME.match(name) or name in PLAYERS:
         ap.error("bad player name %r: letters, digits and _, not one of %s" % (name, ", ".join(PLAYERS)))
     return name, command
 
 
+def failure_report(recs, args):
+    """The report of one player's forfeits: the first game in full (why, the position and request, its stderr,
+    the command that replays it), then how many more there were."""
+    import shlex
+    from tools.tournament.show import failure_lines
+
+    recs = sorted(recs, key=lambda r: (r["a"], r["b"], r["i"]))
+    first = [r for r in recs if r.get("failure")]
+    name = recs[0]["forfeit"]
+    if not first:  # recorded by an older version: no details kept
+        return [word("bot.more", name=name, n=len(recs))]
+    r = first[0]
+    cmd = [".venv/bin/python", "-m", "tools.tournament", "--watch", "--pairings", "%s-%s" % (r["a"], r["b"]),
+           "--game", str(r["i"]), "--seed", str(r["seed"])]
+    for spec in args.player:
+        cmd += ["--player", spec]
+    if args.reply_timeout is not None:
+        cmd += ["--reply-timeout", "%g" % args.reply_timeout]
+    if args.results:
+        cmd += ["--results", args.results]
+    lines = failure_lines(r, shlex.join(cmd))
+    if len(recs) > 1:
+        lines.append(word("bot.more", name=name, n=len(recs) - 1))
+    return lines
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m tools.tournament", description=__doc__)
-    ap.add_argument("--games", type=int, default=200, help="games per pairing (colours alternate)")
+    ap.add_argument("--games", type=int, default=None,
+                    help="games per pairing (colours alternate; default 200, with --watch 1)")
     ap.add_argument("--seed", type=int, default=1, help="base seed (every game's seeds derive from it)")
     ap.add_argument(
         "--pairings",
@@ -223,13 +272,38 @@ def main(argv=None):
                          "game number and --seed) are not played again; the tables count them (a crashed run resumes)")
     ap.add_argument("--reply-timeout", type=float, default=None, metavar="S",
                     help="seconds an outside bot may take for one move (default %.0f)" % REPLY_TIMEOUT)
+    ap.add_argument("--watch", action="store_true",
+                    help="show the games turn by turn instead of the tables: the board and what happened, as the "
+                         "simulator tells it; a game already in --results FILE is replayed from its recorded moves, "
+                         "any other is played now (and added to FILE)")
+    ap.add_argument("--game", type=int, default=None, metavar="I",
+                    help="only game number I of each pairing (0, 1, ...: A is black in the even ones; its seeds "
+                         "are those it has in a run of more games)")
+    ap.add_argument("--delay", type=float, default=None, metavar="S",
+                    help="with --watch: S seconds between turns (default: wait for Enter on a terminal, "
+                         "no wait without one)")
+    ap.add_argument("--lang", choices=LANGS, default=None,
+                    help="the words of --watch and of the reports of broken bots: en or nl (default: the system "
+                         "locale's, LC_ALL/LC_MESSAGES/LANG, else en; the tables are in English)")
     args = ap.parse_args(argv)
+    if args.game is not None and args.game < 0:
+        ap.error("--game: games are numbered from 0")
+    if args.games is None:
+        args.games = args.game + 1 if args.game is not None else 1 if args.watch else 200
     if args.games < 1:
         ap.error("--games must be at least 1")
     if args.jobs < 1:
         ap.error("--jobs must be at least 1")
     if args.write_docs is not None and not re.match(r"^[A-Za-z0-9_-]+$", args.write_docs):
         ap.error("--write-docs: a section name of letters, digits, _ and -")
+    if args.game is not None and args.game >= args.games:
+        ap.error("--game %d is not among the %d game(s) of --games %d (numbered from 0)" % (args.game, args.games, args.games))
+    if args.delay is not None and (not args.watch or not args.delay >= 0):
+        ap.error("--delay is for --watch, in seconds from 0 up")
+    if args.watch and (args.jobs != 1 or args.write_docs is not None):
+        ap.error("--watch shows one game at a time: leave out --jobs and --write-docs")
+    from tools.sim import language, narrate
+    narrate.set_lang(language.choose(args.lang, None))
     outside = {}
     for spec in args.player:
         name, command = _parse_player(ap, spec)
@@ -256,45 +330,59 @@ def main(argv=None):
         ap.error("no pairings")
     if args.reply_timeout is not None and not args.reply_timeout > 0:
         ap.error("--reply-timeout must be more than 0 seconds")
-    jobs = [(a, b, i, args.seed, outside, args.reply_timeout) for a, b in pairs for i in range(args.games)]
+    games = range(args.games) if args.game is None else (args.game,)
+    jobs = [(a, b, i, args.seed, outside, args.reply_timeout) for a, b in pairs for i in games]
+    recorded = read_records(args.results) if args.results else {}
+    store = ResultsFile(args.results) if args.results else None
+    if args.watch:
+        from tools.tournament.watch import watch
+        try:
+            watch(jobs, run_game, recorded, store, args.results, MAX_TURNS, args.delay)
+        except BrokenPipeError:  # `| head`: the reader has seen enough
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except KeyboardInterrupt:  # Ctrl-C while watching: the bots have been ended (run_game), stop quietly
+            return 130
+        finally:
+            if store is not None:
+                store.close()
+        return 0
     results = {p: [] for p in pairs}
     forfeits = {}
+    failed = {}  # player -> the records of the games it lost by breaking the protocol
 
-    def count(a, b, out, turns, note):
-        results[(a, b)].append((out, turns))
+    def count(rec):
+        results[(rec["a"], rec["b"])].append((rec["out"], rec["turns"]))
+        note = rec["forfeit"]
         if note:
             forfeits[note] = forfeits.get(note, 0) + 1
+            failed.setdefault(note, []).append(rec)
 
-    store = None
     before = 0
-    if args.results:
-        recorded = read_results(args.results)
-        todo = []
-        for job in jobs:
-            r = recorded.get(job[:4])
-            if r is None:
-                todo.append(job)
-            else:
-                count(job[0], job[1], *r)
-                before += 1
-        jobs = todo
-        store = ResultsFile(args.results)
+    todo = []
+    for job in jobs:
+        r = recorded.get(job[:4])
+        if r is None:
+            todo.append(job)
+        else:
+            count(r)
+            before += 1
+    jobs = todo
     t0 = time.time()
     try:
         if args.jobs > 1:
             import multiprocessing
 
             with multiprocessing.Pool(args.jobs) as pool:
-                for a, b, i, out, turns, note in pool.imap_unordered(run_one, jobs, chunksize=2):
+                for rec in pool.imap_unordered(run_game, jobs, chunksize=2):
                     if store is not None:
-                        store.add(a, b, i, args.seed, out, turns, note)
-                    count(a, b, out, turns, note)
+                        store.add(rec)
+                    count(rec)
         else:
             for job in jobs:
-                a, b, i, out, turns, note = run_one(job)
+                rec = run_game(job)
                 if store is not None:
-                    store.add(a, b, i, args.seed, out, turns, note)
-                count(a, b, out, turns, note)
+                    store.add(rec)
+                count(rec)
     finally:
         if store is not None:
             store.close()
@@ -307,6 +395,8 @@ def main(argv=None):
     print("\n".join(lines))
     if store is not None:  # (not part of the tables --write-docs keeps)
         print("results: %d game(s) already in %s, %d played now and added" % (before, args.results, len(jobs)))
+    for name in sorted(failed):
+        print("\n" + "\n".join(failure_report(failed[name], args)))
     if args.write_docs:
         import shlex
         from tools import report
