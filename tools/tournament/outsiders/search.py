@@ -1,0 +1,405 @@
+"""The twoply/sampler evaluation and search: a position's line analysis, its threats, candidates, and 2-ply matrix games."""
+from engine import Game, BLACK, WHITE, EMPTY, ONGOING, BLACK_WON, WHITE_WON
+from tools.tournament.outsiders import lines as L
+from tools.tournament.outsiders.matrix import solve
+
+WIN = 100000.0  # a won game (black's view); every other value stays well inside it
+
+# Threat weights (tuned on seeds 1-4 only, see the report of issue 29).
+PARAMS = {
+    "force": 400.0,  # one winning cell: the opponent must answer it next turn
+    "mutual": 300.0,  # both sides have winning cells: per cell more
+    "sure": 0.92,  # share of (1 - 1/n) of a win kept for n winning cells (captures may still break the line)
+    "broken": 0.15,  # share of that kept when the opponent can capture a turtle of the four
+    "hatch_def": 0.25,  # a hatch threat the opponent can defuse with a clamp of its own
+    "fork": 900.0,  # a cell that would make two winning cells next turn
+    "fork2": 2500.0,  # two or more such cells (the opponent cannot cover both)
+    "clamp": 35.0,  # per clamp one could close next turn
+    "egg_next": 250.0,  # the second-oldest egg completes a five for its hatcher
+    "gamma": 0.7,  # candidate order: weight of the opponent's gain on a cell (taking its key cell)
+}
+
+
+def _popcount(x):
+    return x.bit_count()
+
+
+class Node:
+    """A position seen through its lines: codes, entries, summed score and the union of each pattern mask."""
+
+    __slots__ = ("codes", "ents", "d", "nz", "empties", "e0", "e1", "sudden", "masks", "hw")
+
+    def __init__(self, codes, game):
+        self.codes = codes
+        ents = [L.entry(l, codes[l]) for l in range(L.NLINES)]
+        self.ents = ents
+        d = 0
+        nz = []
+        for l in range(L.NLINES):
+            e = ents[l]
+            d += e[0]
+            if e[3] | e[4] | e[5] | e[6] | e[7] | e[8] | e[13] | e[14] | e[19] | e[20]:
+                nz.append((l, e))
+        self.d = d
+        self.nz = nz
+        self.empties = [i for i in range(81) if game.cell(i) == EMPTY]
+        n = game.egg_count
+        self.e0 = game.egg(0) if n > 0 else -1
+        self.e1 = game.egg(1) if n > 1 else -1
+        self.sudden = game.sudden_death
+        m = self.masks = _masks(e for _, e in nz)
+        self.hw = hatch_wins(codes, m, self.e0) if self.e0 >= 0 and (m[2] or m[3]) else (0, 0)
+
+    def leaf(self, g):
+        """Black's value of g, one turn after this node (the turn is g's last play)."""
+        r = g.result
+        if r != ONGOING:
+            return WIN if r == BLACK_WON else (-WIN if r == WHITE_WON else 0.0)
+        codes = self.codes
+        touched = {}
+        L.apply_log(g, codes, touched)
+        d = self.d
+        ents = self.ents
+        new = []
+        for l in touched:
+            e = L.entry(l, codes[l])
+            d += e[0] - ents[l][0]
+            new.append(e)
+        ms = [e for l, e in self.nz if l not in touched]
+        ms.extend(new)
+        n = g.egg_count
+        e0 = g.egg(0) if n > 0 else -1
+        e1 = g.egg(1) if n > 1 else -1
+        m = _masks(ms)
+        hw = hatch_wins(codes, m, e0) if e0 >= 0 and (m[2] or m[3]) else (0, 0)
+        for l, c in touched.items():
+            codes[l] = c
+        return d + threat(m, hw, e1)
+
+    def value(self):
+        """Black's static value of this node's own position."""
+        return self.d + threat(self.masks, self.hw, self.e1)
+
+    def scores(self):
+        """{cell: (black's gain there, white's gain there)} in black's view of the line scores."""
+        codes = self.codes
+        ents = self.ents
+        out = {}
+        entry = L.entry
+        for c in self.empties:
+            gb = 0
+            gw = 0
+            for l, pw in L.CELL_LINES[c]:
+                code = codes[l]
+                base = ents[l][0]
+                gb += entry(l, code + pw)[0] - base
+                gw += base - entry(l, code + 2 * pw)[0]
+            out[c] = (gb, gw)
+        return out
+
+    def candidates(self, k_black, k_white, extra=8):
+        """(black's candidates, white's candidates): tactical cells first, then the best by score.
+
+        Tactical for both sides: every winning cell (to play or to block by
+        collision), every clamp cell of either side (a capture hatches the
+        oldest egg, and colliding on the other's clamp cell stops it), every
+        fork cell (makes two winning cells). When there are more than
+        k + extra of them, the best scored are kept.
+        """
+        sc = self.scores()
+        m = self.masks
+        gamma = PARAMS["gamma"]
+        winB, winW, clB, clW, forkB, forkW = m[0] | self.hw[0], m[1] | self.hw[1], m[2], m[3], m[6], m[7]
+        must = winB | winW | clB | clW | forkB | forkW
+        out = []
+        for me, k, own_w, opp_w, own_cl, opp_cl, own_fk, opp_fk in (
+                (0, k_black, winB, winW, clB, clW, forkB, forkW),
+                (1, k_white, winW, winB, clW, clB, forkW, forkB)):
+            ranked = []
+            for c, (gb, gw) in sc.items():
+                own, opp = (gb, gw) if me == 0 else (gw, gb)
+                s = own + gamma * opp
+                bit = 1 << c
+                if bit & must:
+                    if own_w & bit:
+                        s += 1e7
+                    if opp_w & bit:
+                        s += 1e6
+                    if own_cl & bit:
+                        s += 1000
+                    if opp_cl & bit:
+                        s += 500
+                    if own_fk & bit:
+                        s += 800
+                    if opp_fk & bit:
+                        s += 600
+                ranked.append((-s, c))
+            ranked.sort()
+            n_must = 0
+            for _, c in ranked:
+                if (must >> c) & 1:
+                    n_must += 1
+            k = max(k, min(n_must, k + extra))
+            out.append([c for _, c in ranked[:k]])
+        return out[0], out[1]
+
+
+def _masks(ents):
+    """[winB, winW, clampB, clampW, eggfiveB, eggfiveW, forkB, forkW, nclampB, nclampW, captureB, captureW,
+    fourB, fourW] over the entries."""
+    wb = ww = cb = cw = eb = ew = fb = fw = 0
+    m1b = m1w = twb = tww = 0
+    nb = nw = 0
+    kb = kw = ob = ow = 0
+    for e in ents:
+        wb |= e[3]
+        ww |= e[4]
+        cb |= e[5]
+        cw |= e[6]
+        eb |= e[7]
+        ew |= e[8]
+        fb |= e[11]
+        fw |= e[12]
+        x = e[13]
+        if x:
+            twb |= m1b & x
+            m1b |= x
+        x = e[14]
+        if x:
+            tww |= m1w & x
+            m1w |= x
+        nb += e[15]
+        nw += e[16]
+        kb |= e[17]
+        kw |= e[18]
+        ob |= e[19]
+        ow |= e[20]
+    return (wb, ww, cb, cw, eb, ew, fb | twb, fw | tww, nb, nw, kb, kw, ob, ow)
+
+
+def hatch_wins(codes, m, e0):
+    """(black's, white's) clamp cells from which a lone capture hatches the oldest egg e0 into a five.
+
+    Either e0 completes a five by itself, or together with the clamping
+    turtle on the same line.
+    """
+    out = [0, 0]
+    for side, cl, eg, five in ((0, m[2], m[4], L.FIVEB), (1, m[3], m[5], L.FIVEW)):
+        if not cl:
+            continue
+        if (eg >> e0) & 1:
+            out[side] = cl
+            continue
+        colour = side + 1
+        x = 0
+        for c in L.bits(cl):
+            sh = L.SHARED[c * 81 + e0]
+            if sh is not None:
+                l, pc, pe = sh
+                if L.entry(l, codes[l] + colour * pc + (colour - 3) * pe)[five]:
+                    x |= 1 << c
+        out[side] = x
+    return out[0], out[1]
+
+
+def threat(m, hw, e1):
+    """Black's value of the threats in masks m, hw the hatch-win clamp cells (hatch_wins), e1 the second-oldest egg."""
+    P = PARAMS
+    wb, ww, cb, cw, eb, ew, fb, fw, nb_cl, nw_cl, kb, kw, ob, ow = m
+    t = P["clamp"] * (nb_cl - nw_cl)
+    if e1 >= 0:
+        if (eb >> e1) & 1:
+            t += P["egg_next"]
+        if (ew >> e1) & 1:
+            t -= P["egg_next"]
+    # a hatch threat the opponent cannot answer with a clamp of its own counts as winning cells
+    hb, hwh = hw
+    if hb:
+        if cw:
+            t += P["hatch_def"] * P["force"]
+        else:
+            wb |= hb
+    if hwh:
+        if cb:
+            t -= P["hatch_def"] * P["force"]
+        else:
+            ww |= hwh
+    nb = _popcount(wb)
+    nw = _popcount(ww)
+    if nb and not nw:
+        # a four the opponent can break with a capture is no sure thing
+        sure = P["sure"] * (P["broken"] if ob & kw else 1.0)
+        return t + P["force"] + (WIN * sure * (1.0 - 1.0 / nb) if nb > 1 else 0.0)
+    if nw and not nb:
+        sure = P["sure"] * (P["broken"] if ow & kb else 1.0)
+        return t - P["force"] - (WIN * sure * (1.0 - 1.0 / nw) if nw > 1 else 0.0)
+    if nb:
+        return t + P["mutual"] * (nb - nw)
+    nfb = _popcount(fb)
+    nfw = _popcount(fw)
+    if nfb:
+        t += P["fork2"] if nfb > 1 else P["fork"]
+    if nfw:
+        t -= P["fork2"] if nfw > 1 else P["fork"]
+    return t
+
+
+def terminal(g):
+    r = g.result
+    return WIN if r == BLACK_WON else (-WIN if r == WHITE_WON else 0.0)
+
+
+class TwoPly:
+    """2-ply simultaneous-move search: root pairs played on the engine, each child a matrix game over leaf values."""
+
+    def __init__(self, k_root=14, k_child=9):
+        self.k_root = k_root
+        self.k_child = k_child
+        self.g1 = Game()
+        self.leaves = 0
+
+    def child_value(self, g, codes):
+        """Black's value of the position in g (its last play applied to `codes`) as a matrix game one turn deep."""
+        child = Node(codes, g)
+        cb, cw = child.candidates(self.k_child, self.k_child, extra=4)
+        m = []
+        for x in cb:
+            row = []
+            for y in cw:
+                g.play(x, y)
+                row.append(child.leaf(g))
+                g.undo()
+            m.append(row)
+        self.leaves += len(cb) * len(cw)
+        return solve(m)[0]
+
+    def root_matrix(self, game, mine_b, mine_w):
+        """Black's value of every root pair (rows: black's cells, columns: white's)."""
+        root_codes = L.codes_of(game)
+        g = self.g1
+        m = []
+        for a in mine_b:
+            row = []
+            for b in mine_w:
+                g.copy_from(game)
+                g.play(a, b)
+                if g.result != ONGOING:
+                    row.append(terminal(g))
+                    continue
+                codes = list(root_codes)
+                L.apply_log(g, codes, {})
+                row.append(self.child_value(g, codes))
+            m.append(row)
+        return m
+
+
+class RootGame:
+    """The root matrix (black's view) filled lazily: a 1-ply estimate everywhere, the 2-ply child value where asked.
+
+    solve() finds the equilibrium of the full candidate matrix by double
+    oracle: solve the game on a few rows and columns, add any row or column
+    that does better against the other side's strategy, repeat; only the
+    entries those checks need are searched. Past `max_leaves` leaves the
+    remaining entries keep their estimate (deterministic: a count, no clock).
+    """
+
+    def __init__(self, search, game, rows, cols, max_leaves):
+        self.search = search
+        self.game = game
+        self.rows = rows
+        self.cols = cols
+        self.max_leaves = max_leaves
+        self.codes = L.codes_of(game)
+        self.root = Node(list(self.codes), game)
+        g = search.g1
+        g.copy_from(game)
+        est = []
+        for a in rows:
+            r = []
+            for b in cols:
+                g.play(a, b)
+                r.append(self.root.leaf(g))
+                g.undo()
+            est.append(r)
+        self.est = est
+        self.exact = {}
+        self.start = search.leaves
+
+    def value(self, i, j):
+        """Black's value of pair (rows[i], cols[j]): searched 2 ply if the budget allows, else the estimate."""
+        key = i * 256 + j
+        v = self.exact.get(key)
+        if v is not None:
+            return v
+        if self.search.leaves - self.start >= self.max_leaves:
+            return self.est[i][j]
+        g = self.search.g1
+        g.copy_from(self.game)
+        g.play(self.rows[i], self.cols[j])
+        if g.result != ONGOING:
+            v = terminal(g)
+        else:
+            codes = list(self.codes)
+            L.apply_log(g, codes, {})
+            v = self.search.child_value(g, codes)
+        self.exact[key] = v
+        return v
+
+    def solve(self, seed_rows=3, seed_cols=3):
+        """(value, p over rows, q over columns) of black's root game."""
+        nr = len(self.rows)
+        nc = len(self.cols)
+        _, p0, q0 = solve(self.est)
+        R = _top(p0, [min(r) for r in self.est], seed_rows)
+        C = _top(q0, [-max(self.est[i][j] for i in range(nr)) for j in range(nc)], seed_cols)
+        while True:
+            sub = [[self.value(i, j) for j in C] for i in R]
+            v, ps, qs = solve(sub)
+            added = False
+            # the best row outside R against qs
+            best_i, best_u = -1, v + 1e-6 * (1 + abs(v))
+            for i in range(nr):
+                if i in R:
+                    continue
+                u = 0.0
+                for j, w in zip(C, qs):
+                    if w > 1e-9:
+                        u += w * self.value(i, j)
+                if u > best_u:
+                    best_i, best_u = i, u
+            if best_i >= 0:
+                R.append(best_i)
+                added = True
+            best_j, best_w = -1, v - 1e-6 * (1 + abs(v))
+            for j in range(nc):
+                if j in C:
+                    continue
+                w_ = 0.0
+                for i, w in zip(R, ps):
+                    if w > 1e-9:
+                        w_ += w * self.value(i, j)
+                if w_ < best_w:
+                    best_j, best_w = j, w_
+            if best_j >= 0:
+                C.append(best_j)
+                added = True
+            if not added:
+                break
+        p = [0.0] * nr
+        q = [0.0] * nc
+        for i, w in zip(R, ps):
+            p[i] = w
+        for j, w in zip(C, qs):
+            q[j] = w
+        return v, p, q
+
+
+def _top(strategy, key, n):
+    """Indices in the strategy's support, then the best by key, n or more in all."""
+    out = [i for i, w in enumerate(strategy) if w > 1e-9]
+    for i in sorted(range(len(key)), key=lambda i: -key[i]):
+        if len(out) >= n:
+            break
+        if i not in out:
+            out.append(i)
+    return out
