@@ -11,7 +11,6 @@ PARAMS = {
     "mutual": 300.0,  # both sides have winning cells: per cell more
     "sure": 0.92,  # share of (1 - 1/n) of a win kept for n winning cells (captures may still break the line)
     "broken": 0.15,  # share of that kept when the opponent can capture a turtle of the four
-    "hatch_def": 0.25,  # a hatch threat the opponent can defuse with a clamp of its own
     "fork": 900.0,  # a cell that would make two winning cells next turn
     "fork2": 2500.0,  # two or more such cells (the opponent cannot cover both)
     "clamp": 35.0,  # per clamp one could close next turn
@@ -48,7 +47,9 @@ class Node:
         self.e1 = game.egg(1) if n > 1 else -1
         self.sudden = game.sudden_death
         m = self.masks = _masks(e for _, e in nz)
-        self.hw = hatch_wins(codes, m, self.e0) if self.e0 >= 0 and (m[2] or m[3]) else (0, 0)
+        self.hw = (0, 0)
+        if self.e0 >= 0 and (m[2] or m[3]):
+            self.hw = _played_hatch_wins(game, m, self.empties)
 
     def leaf(self, g):
         """Black's value of g, one turn after this node (the turn is g's last play)."""
@@ -71,7 +72,12 @@ class Node:
         e0 = g.egg(0) if n > 0 else -1
         e1 = g.egg(1) if n > 1 else -1
         m = _masks(ms)
-        hw = hatch_wins(codes, m, e0) if e0 >= 0 and (m[2] or m[3]) else (0, 0)
+        hw = (0, 0)
+        if e0 >= 0 and (m[2] or m[3]):
+            hw = hatch_wins(codes, m, e0)
+            if e0 == self.e0:
+                # the node's played-out hatch wins (chains included) still stand where the clamp does
+                hw = (hw[0] | (self.hw[0] & m[2]), hw[1] | (self.hw[1] & m[3]))
         for l, c in touched.items():
             codes[l] = c
         return d + threat(m, hw, e1)
@@ -177,6 +183,42 @@ def _masks(ents):
     return (wb, ww, cb, cw, eb, ew, fb | twb, fw | tww, nb, nw, kb, kw, ob, ow)
 
 
+_trial = Game()
+
+
+def _played_hatch_wins(game, m, empties):
+    """(black's, white's) clamp cells that win the game at once when played against a quiet cell: exact, chains of
+    hatches included (the engine plays each)."""
+    # the other side's quiet cell: the empty cell with the fewest pieces around it
+    quiet = []
+    for c in empties:
+        r0, c0 = divmod(c, 9)
+        n = 0
+        for r in range(max(0, r0 - 2), min(9, r0 + 3)):
+            for k in range(max(0, c0 - 2), min(9, c0 + 3)):
+                if game.cell(r * 9 + k) != EMPTY:
+                    n += 1
+        quiet.append((n, c))
+    quiet.sort()
+    quiet = [c for _, c in quiet[:2]]
+    g = _trial
+    out = [0, 0]
+    for side, cl in ((0, m[2]), (1, m[3])):
+        won = BLACK_WON if side == 0 else WHITE_WON
+        for c in L.bits(cl):
+            q = quiet[0] if quiet[0] != c else quiet[-1]
+            if q == c:
+                continue
+            g.copy_from(game)
+            if side == 0:
+                g.play(c, q)
+            else:
+                g.play(q, c)
+            if g.result == won:
+                out[side] |= 1 << c
+    return out[0], out[1]
+
+
 def hatch_wins(codes, m, e0):
     """(black's, white's) clamp cells from which a lone capture hatches the oldest egg e0 into a five.
 
@@ -212,20 +254,18 @@ def threat(m, hw, e1):
             t += P["egg_next"]
         if (ew >> e1) & 1:
             t -= P["egg_next"]
-    # a hatch threat the opponent cannot answer with a clamp of its own counts as winning cells
+    # Threat groups: each direct winning cell is one; the hatch threat (the clamp cells whose lone capture hatches
+    # the oldest egg into a five) is one more if the opponent has a clamp of its own (any clamp of its makes the
+    # oldest egg vanish instead), else each of its cells is one. The opponent's move answers one group.
     hb, hwh = hw
     if hb:
-        if cw:
-            t += P["hatch_def"] * P["force"]
-        else:
-            wb |= hb
+        nb = _popcount(wb & ~hb) + (1 if cw else _popcount(hb))
+    else:
+        nb = _popcount(wb)
     if hwh:
-        if cb:
-            t -= P["hatch_def"] * P["force"]
-        else:
-            ww |= hwh
-    nb = _popcount(wb)
-    nw = _popcount(ww)
+        nw = _popcount(ww & ~hwh) + (1 if cb else _popcount(hwh))
+    else:
+        nw = _popcount(ww)
     if nb and not nw:
         # a four the opponent can break with a capture is no sure thing
         sure = P["sure"] * (P["broken"] if ob & kw else 1.0)
