@@ -84,10 +84,11 @@ class OnePlyPlayer:
                 if v != 4 and buf[p + 2 * d] in (color, other):
                     near += 1
             cl = clamps_at(buf, p, color)
-            if cl:
-                must.add(p)
+            ocl = clamps_at(buf, p, other)
+            if cl or ocl:
+                must.add(p)  # a capture, or a collision that stops one
             if near or cl:
-                s = near + 4 * cl + 3 * clamps_at(buf, p, other) + 2 * (_longest(buf, p, color) + _longest(buf, p, other))
+                s = near + 4 * cl + 3 * ocl + 2 * (_longest(buf, p, color) + _longest(buf, p, other))
                 scored.append((-s, p))
         scored.sort()
         out = [UNPAD[p] for p in sorted(must)]
@@ -192,24 +193,38 @@ def evaluate(buf, egg0):
             if room >= 5:
                 side[v] += RUN[n][opens]
     score = side[BLACK] - side[WHITE]
-    wb = win_cells(buf, BLACK)
-    ww = win_cells(buf, WHITE)
-    cb = cw = 0
+    # clamps: where each side could capture next turn, and what
+    ccells = ([], [], [])
+    taken = (set(), set(), set())
     for p in range(12, 109):
-        if buf[p] == EMPTY:
-            cb += clamps_at(buf, p, BLACK)
-            cw += clamps_at(buf, p, WHITE)
-    score += 40 * (cb - cw)
-    if egg0 >= 0:
-        # the oldest egg hatches for whoever captures alone: does it finish a five?
-        for color, sign, mine, theirs in ((BLACK, 1, cb, cw), (WHITE, -1, cw, cb)):
-            if mine and _longest(buf, egg0, color) >= 4:
-                if theirs:
-                    score += sign * 300
-                else:
-                    score += sign * 0.4 * WIN
-    nb = len(wb)
-    nw = len(ww)
+        if buf[p] != EMPTY:
+            continue
+        for color in (BLACK, WHITE):
+            e = 3 - color
+            for d in DIRS:
+                a = buf[p + d]
+                if a == e or a == EGG:
+                    b = buf[p + 2 * d]
+                    if (b == e or b == EGG) and buf[p + 3 * d] == color:
+                        ccells[color].append(p)
+                        taken[color].add(p + d)
+                        taken[color].add(p + 2 * d)
+    score += 40 * (len(ccells[BLACK]) - len(ccells[WHITE]))
+    groups = [0, 0, 0]
+    for color in (BLACK, WHITE):
+        other = 3 - color
+        wins = win_cells(buf, color)
+        hatch = 0
+        if egg0 >= 0 and ccells[color] and _longest(buf, egg0, color) >= 4:
+            # the oldest egg hatches for whoever captures alone, and it finishes a five: one threat if the other
+            # side can capture too (its capture makes the egg vanish), else one per clamp cell
+            hatch = 1 if ccells[other] else len(set(ccells[color]))
+        g = len(wins) + hatch
+        if g > 1 and wins and _breakable(buf, wins, color, taken[other]):
+            g = 1  # a capture of a turtle in the line answers all its winning cells at once
+        groups[color] = g
+    nb = groups[BLACK]
+    nw = groups[WHITE]
     if nb and not nw:
         score += 600 + (0.85 * WIN * (1 - 1.0 / nb) if nb > 1 else 0)
     elif nw and not nb:
@@ -217,3 +232,24 @@ def evaluate(buf, egg0):
     else:
         score += 200 * (nb - nw)
     return score
+
+
+def _breakable(buf, wins, color, taken):
+    """True if the other side can capture a turtle of every line those winning cells would finish."""
+    for w in wins:
+        ok = False
+        for d in AXES:
+            line = []
+            x = w + d
+            while buf[x] == color:
+                line.append(x)
+                x += d
+            x = w - d
+            while buf[x] == color:
+                line.append(x)
+                x -= d
+            if len(line) >= 4 and not any(c in taken for c in line):
+                ok = True
+        if ok:
+            return False
+    return True

@@ -11,8 +11,8 @@ PARAMS = {
     "mutual": 300.0,  # both sides have winning cells: per cell more
     "sure": 0.92,  # share of (1 - 1/n) of a win kept for n winning cells (captures may still break the line)
     "broken": 0.15,  # share of that kept when the opponent can capture a turtle of the four
-    "fork": 900.0,  # a cell that would make two winning cells next turn
-    "fork2": 2500.0,  # two or more such cells (the opponent cannot cover both)
+    "fork": 1500.0,  # a cell that would make two winning cells next turn
+    "fork2": 12000.0,  # two or more such cells (the opponent cannot cover both)
     "clamp": 35.0,  # per clamp one could close next turn
     "egg_next": 250.0,  # the second-oldest egg completes a five for its hatcher
     "gamma": 0.7,  # candidate order: weight of the opponent's gain on a cell (taking its key cell)
@@ -26,7 +26,7 @@ def _popcount(x):
 class Node:
     """A position seen through its lines: codes, entries, summed score and the union of each pattern mask."""
 
-    __slots__ = ("codes", "ents", "d", "nz", "empties", "e0", "e1", "sudden", "masks", "hw")
+    __slots__ = ("codes", "ents", "d", "nz", "empties", "e0", "e1", "sudden", "masks", "hw", "vals")
 
     def __init__(self, codes, game):
         self.codes = codes
@@ -41,7 +41,8 @@ class Node:
                 nz.append((l, e))
         self.d = d
         self.nz = nz
-        self.empties = [i for i in range(81) if game.cell(i) == EMPTY]
+        vals = self.vals = [game.cell(i) for i in range(81)]
+        self.empties = [i for i in range(81) if vals[i] == EMPTY]
         n = game.egg_count
         self.e0 = game.egg(0) if n > 0 else -1
         self.e1 = game.egg(1) if n > 1 else -1
@@ -116,7 +117,11 @@ class Node:
         m = self.masks
         gamma = PARAMS["gamma"]
         winB, winW, clB, clW, forkB, forkW = m[0] | self.hw[0], m[1] | self.hw[1], m[2], m[3], m[6], m[7]
-        must = winB | winW | clB | clW | forkB | forkW
+        # anticipatory clamps: a side's winning cell is where the other must block, so a cell that would clamp
+        # that blocking turtle takes it (and hatches an egg) in the same turn
+        antB = _anticipation(self.vals, winB, BLACK)
+        antW = _anticipation(self.vals, winW, WHITE)
+        must = winB | winW | clB | clW | forkB | forkW | antB | antW
         out = []
         for me, k, own_w, opp_w, own_cl, opp_cl, own_fk, opp_fk in (
                 (0, k_black, winB, winW, clB, clW, forkB, forkW),
@@ -139,6 +144,8 @@ class Node:
                         s += 800
                     if opp_fk & bit:
                         s += 600
+                    if (antB if me == 0 else antW) & bit:
+                        s += 700
                 ranked.append((-s, c))
             ranked.sort()
             n_must = 0
@@ -184,6 +191,29 @@ def _masks(ents):
 
 
 _trial = Game()
+_STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+
+def _anticipation(vals, wins, colour):
+    """Empty cells where a turtle of `colour` clamps a turtle the other side places on one of `wins` this turn."""
+    out = 0
+    enemy = 3 - colour
+    for h in L.bits(wins):
+        r, c = divmod(h, 9)
+        for dr, dc in _STEPS:
+            # h as the first middle piece: N = h - d, y = h + d, A = h + 2d
+            # h as the second middle piece: x = h - d, N = h - 2d, A = h + d
+            for back, fwd_mid, fwd_own in ((1, 1, 2), (2, -1, 1)):
+                rn, cn = r - back * dr, c - back * dc
+                rm, cm = r + fwd_mid * dr, c + fwd_mid * dc
+                ra, ca = r + fwd_own * dr, c + fwd_own * dc
+                if not (0 <= rn < 9 and 0 <= cn < 9 and 0 <= ra < 9 and 0 <= ca < 9):
+                    continue
+                n = rn * 9 + cn
+                m = rm * 9 + cm
+                if vals[n] == EMPTY and (vals[m] == enemy or vals[m] == 3) and vals[ra * 9 + ca] == colour:
+                    out |= 1 << n
+    return out
 
 
 def _played_hatch_wins(game, m, empties):
