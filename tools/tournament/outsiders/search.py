@@ -14,7 +14,9 @@ PARAMS = {
     "fork": 1500.0,  # a cell that would make two winning cells next turn
     "fork2": 12000.0,  # two or more such cells (the opponent cannot cover both)
     "clamp": 35.0,  # per clamp one could close next turn
-    "egg_next": 250.0,  # the second-oldest egg completes a five for its hatcher
+    "egg_armed": 6000.0,  # the oldest egg completes a five for its hatcher, who has no clamp yet
+    "egg_next": 2000.0,  # the second-oldest egg completes a five for its hatcher
+    "egg_later": 500.0,  # a younger egg does
     "gamma": 0.7,  # candidate order: weight of the opponent's gain on a cell (taking its key cell)
 }
 
@@ -72,6 +74,7 @@ class Node:
         n = g.egg_count
         e0 = g.egg(0) if n > 0 else -1
         e1 = g.egg(1) if n > 1 else -1
+        e2 = g.egg(2) if n > 2 else -1
         m = _masks(ms)
         hw = (0, 0)
         if e0 >= 0 and (m[2] or m[3]):
@@ -81,11 +84,11 @@ class Node:
                 hw = (hw[0] | (self.hw[0] & m[2]), hw[1] | (self.hw[1] & m[3]))
         for l, c in touched.items():
             codes[l] = c
-        return d + threat(m, hw, e1)
+        return d + threat(m, hw, e0, e1, e2)
 
     def value(self):
         """Black's static value of this node's own position."""
-        return self.d + threat(self.masks, self.hw, self.e1)
+        return self.d + threat(self.masks, self.hw, self.e0, self.e1, -1)
 
     def scores(self):
         """{cell: (black's gain there, white's gain there)} in black's view of the line scores."""
@@ -274,16 +277,29 @@ def hatch_wins(codes, m, e0):
     return out[0], out[1]
 
 
-def threat(m, hw, e1):
-    """Black's value of the threats in masks m, hw the hatch-win clamp cells (hatch_wins), e1 the second-oldest egg."""
+def threat(m, hw, e0, e1, e2):
+    """Black's value of the threats in masks m, hw the hatch-win clamp cells (hatch_wins), e0, e1, e2 the three
+    oldest eggs (-1: none)."""
     P = PARAMS
     wb, ww, cb, cw, eb, ew, fb, fw, nb_cl, nw_cl, kb, kw, ob, ow = m
     t = P["clamp"] * (nb_cl - nw_cl)
-    if e1 >= 0:
-        if (eb >> e1) & 1:
-            t += P["egg_next"]
-        if (ew >> e1) & 1:
-            t -= P["egg_next"]
+    # eggs lying in a four hatch into a five for whoever captures alone once they are the oldest
+    if eb | ew:
+        if e0 >= 0:
+            if (eb >> e0) & 1 and not cb:
+                t += P["egg_armed"]
+            if (ew >> e0) & 1 and not cw:
+                t -= P["egg_armed"]
+        if e1 >= 0:
+            if (eb >> e1) & 1:
+                t += P["egg_next"]
+            if (ew >> e1) & 1:
+                t -= P["egg_next"]
+        later = (eb, ew)
+        for e in (e0, e1, e2):
+            if e >= 0:
+                later = (later[0] & ~(1 << e), later[1] & ~(1 << e))
+        t += P["egg_later"] * (_popcount(later[0]) - _popcount(later[1]))
     # Threat groups: each direct winning cell is one; the hatch threat (the clamp cells whose lone capture hatches
     # the oldest egg into a five) is one more if the opponent has a clamp of its own (any clamp of its makes the
     # oldest egg vanish instead), else each of its cells is one. The opponent's move answers one group.
