@@ -8,13 +8,14 @@ from tools.tournament.outsiders.search import Node, TwoPly, RootGame
 from tools.tournament.outsiders.twoply import widths
 
 SAMPLES = 48  # runs of the target per move
-TRUST = 0.85  # weight of the predicted distribution; the rest goes to the equilibrium reply (a safety net)
 
 
 class SamplerPlayer:
     """It never learns the target's real seed: it draws its own seeds, counts the target's answers, adds those cells
-    to the 2-ply search's columns, and plays the row with the best expected value against the prediction (mixed
-    with a little of the equilibrium reply, so a prediction that misses costs little)."""
+    to the 2-ply search's columns, and plays the row with the best expected value against the prediction. A reply
+    never seen in n samples may still come about once in n + 1 moves, so that weight goes to each row's worst
+    reply (searched 2 ply where the budget allows, else its 1-ply value): a prediction that misses a win of the
+    target's costs little."""
 
     def __init__(self, seed, target="hard", budget=1.0, samples=SAMPLES):
         self.rng = random.Random(seed)
@@ -43,28 +44,32 @@ class SamplerPlayer:
             if c not in theirs:
                 theirs.append(c)
         rg = RootGame(self.search, game, cb, cw, self.max_leaves)
-        _, p, q = rg.solve()
         if color == BLACK:
-            mine, eq = cb, q
+            mine = cb
 
             def val(i, j):
                 return rg.value(i, j)
+
+            def worst(i):
+                return min(rg.exact.get(i * 256 + j, rg.est[i][j]) for j in range(len(cw)))
         else:
-            mine, eq = cw, p
+            mine = cw
 
             def val(i, j):
                 return -rg.value(j, i)
+
+            def worst(i):
+                return -max(rg.exact.get(j * 256 + i, rg.est[j][i]) for j in range(len(cb)))
         total = float(sum(counts.values()))
-        weight = [0.0] * len(theirs)
-        for j, c in enumerate(theirs):
-            weight[j] = TRUST * counts.get(c, 0) / total + (1 - TRUST) * eq[j]
-        cols = [j for j in range(len(theirs)) if weight[j] > 1e-12]
+        eps = 1.0 / (total + 1.0)
+        pred = [(j, counts[c] / total) for j, c in enumerate(theirs) if c in counts]
+        rows = []
+        for i in range(len(mine)):
+            rows.append((1.0 - eps) * sum(w * val(i, j) for j, w in pred))
         best = []
         best_v = None
         for i in range(len(mine)):
-            v = 0.0
-            for j in cols:
-                v += weight[j] * val(i, j)
+            v = rows[i] + eps * worst(i)
             if best_v is None or v > best_v + 1e-9:
                 best_v = v
                 best = [i]

@@ -345,19 +345,28 @@ class TwoPly:
         self.leaves = 0
 
     def child_value(self, g, codes):
-        """Black's value of the position in g (its last play applied to `codes`) as a matrix game one turn deep."""
+        """Black's value of the position in g (its last play applied to `codes`) as a matrix game one turn deep,
+        solved by double oracle over k_child candidates a side (only the leaves it needs are evaluated)."""
         child = Node(codes, g)
         cb, cw = child.candidates(self.k_child, self.k_child, extra=4)
-        m = []
-        for x in cb:
-            row = []
-            for y in cw:
-                g.play(x, y)
-                row.append(child.leaf(g))
-                g.undo()
-            m.append(row)
-        self.leaves += len(cb) * len(cw)
-        return solve(m)[0]
+        cache = {}
+        leaf = child.leaf
+        play = g.play
+        undo = g.undo
+
+        def value(i, j):
+            key = i * 256 + j
+            v = cache.get(key)
+            if v is None:
+                play(cb[i], cw[j])
+                v = cache[key] = leaf(g)
+                undo()
+            return v
+
+        init = min(3, len(cb)), min(3, len(cw))
+        v, _, _ = double_oracle(len(cb), len(cw), value, range(init[0]), range(init[1]))
+        self.leaves += len(cache)
+        return v
 
     def root_matrix(self, game, mine_b, mine_w):
         """Black's value of every root pair (rows: black's cells, columns: white's)."""
@@ -377,6 +386,47 @@ class TwoPly:
                 row.append(self.child_value(g, codes))
             m.append(row)
         return m
+
+
+def double_oracle(nr, nc, value, rows, cols):
+    """(value, {row: weight}, {column: weight}) of the nr x nc game whose entries value(i, j) gives (the row player
+    maximises), found by double oracle from the starting rows and columns: solve the game on the rows and columns
+    so far, add the row that does best against the column strategy and the column that does best against the row
+    strategy if they beat the value, repeat. Exact for the full game; only the entries the checks need are asked."""
+    R = list(rows)
+    C = list(cols)
+    while True:
+        sub = [[value(i, j) for j in C] for i in R]
+        v, ps, qs = solve(sub)
+        tol = 1e-6 * (1.0 + abs(v))
+        best_i, best_u = -1, v + tol
+        inR = set(R)
+        for i in range(nr):
+            if i in inR:
+                continue
+            u = 0.0
+            for j, w in zip(C, qs):
+                if w > 1e-9:
+                    u += w * value(i, j)
+            if u > best_u:
+                best_i, best_u = i, u
+        best_j, best_w = -1, v - tol
+        inC = set(C)
+        for j in range(nc):
+            if j in inC:
+                continue
+            u = 0.0
+            for i, w in zip(R, ps):
+                if w > 1e-9:
+                    u += w * value(i, j)
+            if u < best_w:
+                best_j, best_w = j, u
+        if best_i < 0 and best_j < 0:
+            return v, dict(zip(R, ps)), dict(zip(C, qs))
+        if best_i >= 0:
+            R.append(best_i)
+        if best_j >= 0:
+            C.append(best_j)
 
 
 class RootGame:
@@ -438,45 +488,9 @@ class RootGame:
         _, p0, q0 = solve(self.est)
         R = _top(p0, [min(r) for r in self.est], seed_rows)
         C = _top(q0, [-max(self.est[i][j] for i in range(nr)) for j in range(nc)], seed_cols)
-        while True:
-            sub = [[self.value(i, j) for j in C] for i in R]
-            v, ps, qs = solve(sub)
-            added = False
-            # the best row outside R against qs
-            best_i, best_u = -1, v + 1e-6 * (1 + abs(v))
-            for i in range(nr):
-                if i in R:
-                    continue
-                u = 0.0
-                for j, w in zip(C, qs):
-                    if w > 1e-9:
-                        u += w * self.value(i, j)
-                if u > best_u:
-                    best_i, best_u = i, u
-            if best_i >= 0:
-                R.append(best_i)
-                added = True
-            best_j, best_w = -1, v - 1e-6 * (1 + abs(v))
-            for j in range(nc):
-                if j in C:
-                    continue
-                w_ = 0.0
-                for i, w in zip(R, ps):
-                    if w > 1e-9:
-                        w_ += w * self.value(i, j)
-                if w_ < best_w:
-                    best_j, best_w = j, w_
-            if best_j >= 0:
-                C.append(best_j)
-                added = True
-            if not added:
-                break
-        p = [0.0] * nr
-        q = [0.0] * nc
-        for i, w in zip(R, ps):
-            p[i] = w
-        for j, w in zip(C, qs):
-            q[j] = w
+        v, pd, qd = double_oracle(nr, nc, self.value, R, C)
+        p = [pd.get(i, 0.0) for i in range(nr)]
+        q = [qd.get(j, 0.0) for j in range(nc)]
         return v, p, q
 
 

@@ -29,16 +29,18 @@ def purified(p, floor=PURIFY):
 def widths(budget):
     """(root candidates a side, child candidates a side, leaf budget) for a budget in seconds."""
     leaves = int(budget * LEAVES_PER_SECOND)
-    k_child = 12 if budget >= 0.8 else (10 if budget >= 0.4 else 8)
-    k_root = int((3.0 * leaves / (k_child * k_child)) ** 0.5)
-    return max(6, min(24, k_root)), k_child, leaves
+    if budget >= 0.8:
+        return 24, 20, leaves
+    if budget >= 0.4:
+        return 20, 14, leaves
+    return max(6, min(16, int(40 * budget))), 10, leaves
 
 
 class TwoPlyPlayer:
-    """Root: up to 20 candidates a side plus every winning, blocking, clamp and fork cell; each pair played on the
-    engine and its child valued as a matrix game (10 cells a side) over the static evaluation of search.py; the root
-    game solved exactly (double oracle, so only the entries that matter are searched) and its mixed strategy
-    sampled with the player's seed."""
+    """Root: 24 candidates a side (at 1 s) plus every winning, blocking, clamp and fork cell; each pair played on
+    the engine and its child valued as a matrix game (20 cells a side) over the static evaluation of search.py;
+    both games solved exactly by double oracle (only the entries that matter are searched); the root's mixed
+    strategy sampled with the player's seed."""
 
     def __init__(self, seed, budget=1.0):
         self.rng = random.Random(seed)
