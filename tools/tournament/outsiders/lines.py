@@ -89,8 +89,13 @@ CAPW = 18
 FOURB = 19  # black turtles of a four (a window of four black turtles and an empty cell)
 FOURW = 20
 NFIELDS = 21
+# The same masks packed two to an int (black's in the low 81 bits, white's above), for fast unions:
+# (win, clamp, eggfive, mk2, mk1, capture, four, nclampB + 1024 * nclampW)
+PACKED = 21
+SHIFT = 81
+LOW = (1 << 81) - 1
 
-_memo = [dict() for _ in range(NLINES)]
+_memo = MEMO = [dict() for _ in range(NLINES)]  # MEMO[line][code] -> entry (read directly in hot loops)
 _MEMO_LIMIT = 400000
 _memo_size = [0]
 
@@ -205,7 +210,13 @@ def _analyse(vals, cells):
         out[cp] = cap
         out[fo] = four
     out[D] = out[SB] - out[SW]
-    return tuple(out)
+    packed = (out[WINB] | out[WINW] << SHIFT, out[CLB] | out[CLW] << SHIFT, out[EGB] | out[EGW] << SHIFT,
+              out[MK2B] | out[MK2W] << SHIFT, out[MK1B] | out[MK1W] << SHIFT, out[CAPB] | out[CAPW] << SHIFT,
+              out[FOURB] | out[FOURW] << SHIFT, out[NCLB] + 1024 * out[NCLW])
+    any_mask = 0
+    for x in packed:
+        any_mask |= x
+    return tuple(out) + (packed, any_mask != 0)
 
 
 def entry(l, code):

@@ -1,5 +1,5 @@
 """The twoply/sampler evaluation and search: a position's line analysis, its threats, candidates, and 2-ply matrix games."""
-from engine import Game, BLACK, WHITE, EMPTY, ONGOING, BLACK_WON, WHITE_WON
+from engine import Game, BLACK, WHITE, EMPTY, ONGOING, BLACK_WON, WHITE_WON, EV_PLACE
 from tools.tournament.outsiders import lines as L
 from tools.tournament.outsiders.matrix import solve
 
@@ -39,8 +39,8 @@ class Node:
         for l in range(L.NLINES):
             e = ents[l]
             d += e[0]
-            if e[3] | e[4] | e[5] | e[6] | e[7] | e[8] | e[13] | e[14] | e[19] | e[20]:
-                nz.append((l, e))
+            if e[22]:
+                nz.append((l, e[21]))
         self.d = d
         self.nz = nz
         vals = self.vals = [game.cell(i) for i in range(81)]
@@ -49,7 +49,7 @@ class Node:
         self.e0 = game.egg(0) if n > 0 else -1
         self.e1 = game.egg(1) if n > 1 else -1
         self.sudden = game.sudden_death
-        m = self.masks = _masks(e for _, e in nz)
+        m = self.masks = _masks([pk for _, pk in nz])
         self.hw = (0, 0)
         if self.e0 >= 0 and (m[2] or m[3]):
             self.hw = _played_hatch_wins(game, m, self.empties)
@@ -60,17 +60,33 @@ class Node:
         if r != ONGOING:
             return WIN if r == BLACK_WON else (-WIN if r == WHITE_WON else 0.0)
         codes = self.codes
-        touched = {}
-        L.apply_log(g, codes, touched)
+        log = g.log
+        if g.log_len == 3 and log[0] == EV_PLACE:
+            # a quiet turn (nothing captured): two cells changed
+            nc = {}
+            for l, pw in L.CELL_LINES[log[1]]:
+                nc[l] = codes[l] + pw
+            for l, pw in L.CELL_LINES[log[2]]:
+                x = nc.get(l)
+                nc[l] = (codes[l] if x is None else x) + 2 * pw
+        else:
+            touched = {}
+            L.apply_log(g, codes, touched)
+            nc = {}
+            for l, c in touched.items():
+                nc[l] = codes[l]
+                codes[l] = c
         d = self.d
         ents = self.ents
-        new = []
-        for l in touched:
-            e = L.entry(l, codes[l])
+        memo = L.MEMO
+        ms = [pk for l, pk in self.nz if l not in nc]
+        for l, code in nc.items():
+            e = memo[l].get(code)
+            if e is None:
+                e = L.entry(l, code)
             d += e[0] - ents[l][0]
-            new.append(e)
-        ms = [e for l, e in self.nz if l not in touched]
-        ms.extend(new)
+            if e[22]:
+                ms.append(e[21])
         n = g.egg_count
         e0 = g.egg(0) if n > 0 else -1
         e1 = g.egg(1) if n > 1 else -1
@@ -78,12 +94,10 @@ class Node:
         m = _masks(ms)
         hw = (0, 0)
         if e0 >= 0 and (m[2] or m[3]):
-            hw = hatch_wins(codes, m, e0)
+            hw = hatch_wins(codes, nc, m, e0)
             if e0 == self.e0:
                 # the node's played-out hatch wins (chains included) still stand where the clamp does
                 hw = (hw[0] | (self.hw[0] & m[2]), hw[1] | (self.hw[1] & m[3]))
-        for l, c in touched.items():
-            codes[l] = c
         return d + threat(m, hw, e0, e1, e2)
 
     def value(self):
@@ -160,37 +174,27 @@ class Node:
         return out[0], out[1]
 
 
-def _masks(ents):
+def _masks(packs):
     """[winB, winW, clampB, clampW, eggfiveB, eggfiveW, forkB, forkW, nclampB, nclampW, captureB, captureW,
-    fourB, fourW] over the entries."""
-    wb = ww = cb = cw = eb = ew = fb = fw = 0
-    m1b = m1w = twb = tww = 0
-    nb = nw = 0
-    kb = kw = ob = ow = 0
-    for e in ents:
-        wb |= e[3]
-        ww |= e[4]
-        cb |= e[5]
-        cw |= e[6]
-        eb |= e[7]
-        ew |= e[8]
-        fb |= e[11]
-        fw |= e[12]
-        x = e[13]
+    fourB, fourW] over the lines' packed masks (lines.PACKED)."""
+    w = c = eg = f = m1 = tw = k = o = n = 0
+    for pk in packs:
+        w |= pk[0]
+        c |= pk[1]
+        eg |= pk[2]
+        f |= pk[3]
+        x = pk[4]
         if x:
-            twb |= m1b & x
-            m1b |= x
-        x = e[14]
-        if x:
-            tww |= m1w & x
-            m1w |= x
-        nb += e[15]
-        nw += e[16]
-        kb |= e[17]
-        kw |= e[18]
-        ob |= e[19]
-        ow |= e[20]
-    return (wb, ww, cb, cw, eb, ew, fb | twb, fw | tww, nb, nw, kb, kw, ob, ow)
+            tw |= m1 & x
+            m1 |= x
+        k |= pk[5]
+        o |= pk[6]
+        n += pk[7]
+    f |= tw
+    low = L.LOW
+    sh = L.SHIFT
+    return (w & low, w >> sh, c & low, c >> sh, eg & low, eg >> sh, f & low, f >> sh, n & 1023, n >> 10,
+            k & low, k >> sh, o & low, o >> sh)
 
 
 _trial = Game()
@@ -252,7 +256,7 @@ def _played_hatch_wins(game, m, empties):
     return out[0], out[1]
 
 
-def hatch_wins(codes, m, e0):
+def hatch_wins(codes, nc, m, e0):
     """(black's, white's) clamp cells from which a lone capture hatches the oldest egg e0 into a five.
 
     Either e0 completes a five by itself, or together with the clamping
@@ -271,7 +275,10 @@ def hatch_wins(codes, m, e0):
             sh = L.SHARED[c * 81 + e0]
             if sh is not None:
                 l, pc, pe = sh
-                if L.entry(l, codes[l] + colour * pc + (colour - 3) * pe)[five]:
+                code = nc.get(l)
+                if code is None:
+                    code = codes[l]
+                if L.entry(l, code + colour * pc + (colour - 3) * pe)[five]:
                     x |= 1 << c
         out[side] = x
     return out[0], out[1]
