@@ -90,7 +90,7 @@ FOURB = 19  # black turtles of a four (a window of four black turtles and an emp
 FOURW = 20
 NFIELDS = 21
 # The same masks packed two to an int (black's in the low 81 bits, white's above), for fast unions:
-# (win, clamp, eggfive, mk2, mk1, capture, four, nclampB + 1024 * nclampW)
+# (win, clamp, eggfive, mk2, mk1, capture, four, nclampB + 1024 * nclampW, five)
 PACKED = 21
 SHIFT = 81
 LOW = (1 << 81) - 1
@@ -212,7 +212,7 @@ def _analyse(vals, cells):
     out[D] = out[SB] - out[SW]
     packed = (out[WINB] | out[WINW] << SHIFT, out[CLB] | out[CLW] << SHIFT, out[EGB] | out[EGW] << SHIFT,
               out[MK2B] | out[MK2W] << SHIFT, out[MK1B] | out[MK1W] << SHIFT, out[CAPB] | out[CAPW] << SHIFT,
-              out[FOURB] | out[FOURW] << SHIFT, out[NCLB] + 1024 * out[NCLW])
+              out[FOURB] | out[FOURW] << SHIFT, out[NCLB] + 1024 * out[NCLW], out[FIVEB] | out[FIVEW] << SHIFT)
     any_mask = 0
     for x in packed:
         any_mask |= x

@@ -1,4 +1,7 @@
 """The twoply/sampler evaluation and search: a position's line analysis, its threats, candidates, and 2-ply matrix games."""
+import json
+import os
+
 from engine import Game, BLACK, WHITE, EMPTY, ONGOING, BLACK_WON, WHITE_WON, EV_PLACE
 from tools.tournament.outsiders import lines as L
 from tools.tournament.outsiders.matrix import solve
@@ -17,8 +20,15 @@ PARAMS = {
     "egg_armed": 6000.0,  # the oldest egg completes a five for its hatcher, who has no clamp yet
     "egg_next": 2000.0,  # the second-oldest egg completes a five for its hatcher
     "egg_later": 500.0,  # a younger egg does
-    "gamma": 0.7,  # candidate order: weight of the opponent's gain on a cell (taking its key cell)
+    "gamma": 0.7,
+    "quiesce": True,  # play out one more turn at leaves where both sides can win (threat quiescence)  # candidate order: weight of the opponent's gain on a cell (taking its key cell)
 }
+
+
+# Tuning aid: OUTSIDER_PARAMS='{"fork": 2000}' overrides weights for a run (the record prints the command, not the
+# environment: say so when you use it).
+if os.environ.get("OUTSIDER_PARAMS"):
+    PARAMS.update(json.loads(os.environ["OUTSIDER_PARAMS"]))
 
 
 def _popcount(x):
@@ -98,7 +108,60 @@ class Node:
             if e0 == self.e0:
                 # the node's played-out hatch wins (chains included) still stand where the clamp does
                 hw = (hw[0] | (self.hw[0] & m[2]), hw[1] | (self.hw[1] & m[3]))
+        if (m[0] | hw[0]) and (m[1] | hw[1]) and PARAMS["quiesce"]:
+            return self._quiesce(g, nc, d, m, hw)
         return d + threat(m, hw, e0, e1, e2)
+
+    def _quiesce(self, g, nc, d, m, hw):
+        """Black's value of a leaf where both sides can win next turn: one more turn played out over each side's
+        winning cells and its collisions on the other's (a matrix game), then the static value. How the two threats
+        meet (a win that captures the other's line, a collision, a five each) is not a formula's guess."""
+        full = list(self.codes)
+        for l, c in nc.items():
+            full[l] = c
+        lp = {}
+        for l, pk in self.nz:
+            if l not in nc:
+                lp[l] = pk
+        for l, code in nc.items():
+            e = L.entry(l, code)
+            if e[22]:
+                lp[l] = e[21]
+        wb = m[0] | hw[0]
+        ww = m[1] | hw[1]
+        rows = _options(m[0], hw[0], ww)
+        cols = _options(m[1], hw[1], wb)
+        q = _quiet_game
+        q.copy_from(g)
+        entry = L.entry
+        mat = []
+        for x in rows:
+            row = []
+            for y in cols:
+                q.play(x, y)
+                if q.result != ONGOING:
+                    row.append(terminal(q))
+                    q.undo()
+                    continue
+                touched = {}
+                L.apply_log(q, full, touched)
+                dd = d
+                packs = [pk for l, pk in lp.items() if l not in touched]
+                for l, old in touched.items():
+                    e = entry(l, full[l])
+                    dd += e[0] - entry(l, old)[0]
+                    if e[22]:
+                        packs.append(e[21])
+                mm = _masks(packs)
+                n = q.egg_count
+                e0 = q.egg(0) if n > 0 else -1
+                h2 = hatch_wins(full, {}, mm, e0) if e0 >= 0 and (mm[2] or mm[3]) else (0, 0)
+                for l, old in touched.items():
+                    full[l] = old
+                row.append(dd + threat(mm, h2, e0, q.egg(1) if n > 1 else -1, q.egg(2) if n > 2 else -1))
+                q.undo()
+            mat.append(row)
+        return solve(mat)[0]
 
     def value(self):
         """Black's static value of this node's own position."""
@@ -176,8 +239,8 @@ class Node:
 
 def _masks(packs):
     """[winB, winW, clampB, clampW, eggfiveB, eggfiveW, forkB, forkW, nclampB, nclampW, captureB, captureW,
-    fourB, fourW] over the lines' packed masks (lines.PACKED)."""
-    w = c = eg = f = m1 = tw = k = o = n = 0
+    fourB, fourW, fiveB, fiveW] over the lines' packed masks (lines.PACKED)."""
+    w = c = eg = f = m1 = tw = k = o = n = fv = 0
     for pk in packs:
         w |= pk[0]
         c |= pk[1]
@@ -190,14 +253,28 @@ def _masks(packs):
         k |= pk[5]
         o |= pk[6]
         n += pk[7]
+        fv |= pk[8]
     f |= tw
     low = L.LOW
     sh = L.SHIFT
     return (w & low, w >> sh, c & low, c >> sh, eg & low, eg >> sh, f & low, f >> sh, n & 1023, n >> 10,
-            k & low, k >> sh, o & low, o >> sh)
+            k & low, k >> sh, o & low, o >> sh, fv & low, fv >> sh)
 
 
 _trial = Game()
+_quiet_game = Game()
+
+
+def _options(wins, hatch, theirs):
+    """A side's cells in a threat quiescence: its direct winning cells (3 at most), its hatch wins (2), and
+    collisions on the other side's winning cells (3)."""
+    out = L.bits(wins)[:3]
+    for c in L.bits(hatch & ~wins)[:2]:
+        out.append(c)
+    for c in L.bits(theirs)[:3]:
+        if c not in out:
+            out.append(c)
+    return out
 _STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
 
@@ -288,7 +365,7 @@ def threat(m, hw, e0, e1, e2):
     """Black's value of the threats in masks m, hw the hatch-win clamp cells (hatch_wins), e0, e1, e2 the three
     oldest eggs (-1: none)."""
     P = PARAMS
-    wb, ww, cb, cw, eb, ew, fb, fw, nb_cl, nw_cl, kb, kw, ob, ow = m
+    wb, ww, cb, cw, eb, ew, fb, fw, nb_cl, nw_cl, kb, kw, ob, ow, vb, vw = m
     t = P["clamp"] * (nb_cl - nw_cl)
     # eggs lying in a four hatch into a five for whoever captures alone once they are the oldest
     if eb | ew:
@@ -319,6 +396,12 @@ def threat(m, hw, e0, e1, e2):
         nw = _popcount(ww & ~hwh) + (1 if cb else _popcount(hwh))
     else:
         nw = _popcount(ww)
+    if vb and vw:
+        # sudden death (a five each): a capture out of the other's line wins outright
+        if kb & vw:
+            nb += 1
+        if kw & vb:
+            nw += 1
     if nb and not nw:
         # a four the opponent can break with a capture is no sure thing
         sure = P["sure"] * (P["broken"] if ob & kw else 1.0)
