@@ -21,6 +21,7 @@ PARAMS = {
     "egg_next": 2000.0,  # the second-oldest egg completes a five for its hatcher
     "egg_later": 500.0,  # a younger egg does
     "gamma": 0.7,
+    "purify": 0.06,  # root moves the equilibrium plays less often than this are dropped (twoply.purified)
     "quiesce": True,  # play out one more turn at leaves where both sides can win (threat quiescence)  # candidate order: weight of the opponent's gain on a cell (taking its key cell)
 }
 

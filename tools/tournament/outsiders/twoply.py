@@ -4,19 +4,20 @@ import random
 from engine import BLACK
 from tools.tournament.outsiders import lines as L
 from tools.tournament.outsiders.matrix import sample
-from tools.tournament.outsiders.search import Node, TwoPly, RootGame
+from tools.tournament.outsiders.search import Node, TwoPly, RootGame, PARAMS
 
 # Leaves searched per second of budget: a fixed calibration, not a clock, so
 # a seed always gives the same game (`python -m tools.tournament.outsiders.timing`
 # prints the seconds a move really takes on this host).
 LEAVES_PER_SECOND = 30000
-# Moves the equilibrium plays less often than this are dropped before sampling: a rare gamble that only pays
-# against an opponent who forgets its own win costs more against real bots than it saves in exploitability.
-PURIFY = 0.06
+def purified(p, floor=None):
+    """p without the entries below floor (PARAMS["purify"]), renormalised (the largest kept if none reaches it).
 
-
-def purified(p, floor=PURIFY):
-    """p without the entries below floor, renormalised (the largest kept if none reaches it)."""
+    A rare gamble of the equilibrium only pays against an opponent who forgets its own win, and costs more
+    against real bots than it saves in exploitability.
+    """
+    if floor is None:
+        floor = PARAMS["purify"]
     q = [x if x >= floor else 0.0 for x in p]
     s = sum(q)
     if s <= 0:
