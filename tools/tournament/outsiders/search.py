@@ -22,7 +22,9 @@ PARAMS = {
     "egg_later": 500.0,  # a younger egg does
     "gamma": 0.7,
     "purify": 0.06,  # root moves the equilibrium plays less often than this are dropped (twoply.purified)
-    "quiesce": True,  # play out one more turn at leaves where both sides can win (threat quiescence)  # candidate order: weight of the opponent's gain on a cell (taking its key cell)
+    # threat quiescence: one more turn played out at leaves where both sides can win (1), also where one side
+    # can win and the other can capture (2), wherever a side can win (3); 0: the formula only
+    "quiesce": 1,  # candidate order: weight of the opponent's gain on a cell (taking its key cell)
 }
 
 
@@ -109,8 +111,12 @@ class Node:
             if e0 == self.e0:
                 # the node's played-out hatch wins (chains included) still stand where the clamp does
                 hw = (hw[0] | (self.hw[0] & m[2]), hw[1] | (self.hw[1] & m[3]))
-        if (m[0] | hw[0]) and (m[1] | hw[1]) and PARAMS["quiesce"]:
-            return self._quiesce(g, nc, d, m, hw)
+        qz = PARAMS["quiesce"]
+        if qz:
+            hot_b = m[0] | hw[0]
+            hot_w = m[1] | hw[1]
+            if (hot_b and hot_w) or (qz >= 2 and ((hot_b and (qz == 3 or m[3])) or (hot_w and (qz == 3 or m[2])))):
+                return self._quiesce(g, nc, d, m, hw)
         return d + threat(m, hw, e0, e1, e2)
 
     def _quiesce(self, g, nc, d, m, hw):
@@ -130,8 +136,8 @@ class Node:
                 lp[l] = e[21]
         wb = m[0] | hw[0]
         ww = m[1] | hw[1]
-        rows = _options(m[0], hw[0], ww)
-        cols = _options(m[1], hw[1], wb)
+        rows = _options(m[0], hw[0], ww, m[2])
+        cols = _options(m[1], hw[1], wb, m[3])
         q = _quiet_game
         q.copy_from(g)
         entry = L.entry
@@ -266,13 +272,19 @@ _trial = Game()
 _quiet_game = Game()
 
 
-def _options(wins, hatch, theirs):
-    """A side's cells in a threat quiescence: its direct winning cells (3 at most), its hatch wins (2), and
-    collisions on the other side's winning cells (3)."""
+def _options(wins, hatch, theirs, clamps):
+    """A side's cells in a threat quiescence: its direct winning cells (3 at most), its hatch wins (2),
+    collisions on the other side's winning cells (3) and, while room is left, its clamps (a capture can break
+    a line or make the oldest egg vanish): 7 at most."""
     out = L.bits(wins)[:3]
     for c in L.bits(hatch & ~wins)[:2]:
         out.append(c)
     for c in L.bits(theirs)[:3]:
+        if c not in out:
+            out.append(c)
+    for c in L.bits(clamps):
+        if len(out) >= 7:
+            break
         if c not in out:
             out.append(c)
     return out
