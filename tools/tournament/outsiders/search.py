@@ -140,6 +140,7 @@ class Node:
         cols = _options(m[1], hw[1], wb, m[3])
         q = _quiet_game
         q.copy_from(g)
+        QUIESCED[0] += len(rows) * len(cols)
         entry = L.entry
         mat = []
         for x in rows:
@@ -270,6 +271,7 @@ def _masks(packs):
 
 _trial = Game()
 _quiet_game = Game()
+QUIESCED = [0]  # turns played in quiescence so far (the search counts them as leaves against its budget)
 
 
 def _options(wins, hatch, theirs, clamps):
@@ -467,8 +469,9 @@ class TwoPly:
             return v
 
         init = min(3, len(cb)), min(3, len(cw))
+        q0 = QUIESCED[0]
         v, _, _ = double_oracle(len(cb), len(cw), value, range(init[0]), range(init[1]))
-        self.leaves += len(cache)
+        self.leaves += len(cache) + QUIESCED[0] - q0
         return v
 
     def root_matrix(self, game, mine_b, mine_w):
