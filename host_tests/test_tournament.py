@@ -123,6 +123,8 @@ def test_the_readme_example_bot_plays_a_tournament():
     )
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
+    assert lines[0].startswith("command: .venv/bin/python -m tools.tournament --games 2") and lines[1].startswith("commit: ")
+    lines = lines[lines.index(next(l for l in lines if l.startswith("tournament: "))):]  # after the record lines
     assert lines[3].startswith("| mybot vs random | 2 | 100.0%")
     assert lines[4].startswith("| easy vs mybot | 2 |")
     assert "forfeits" not in out.stdout
@@ -160,6 +162,8 @@ def test_command_line_small_run_with_two_jobs():
     )
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
+    assert [l.split(":")[0] for l in lines[:3]] == ["command", "commit", "machine"]  # how to run it again
+    lines = lines[3:]
     assert lines[0].startswith("tournament: 2 games per pairing, seed 3")
     assert lines[3].startswith("| easy vs random | 2 |")
     assert lines[4].startswith("| greedy vs random | 2 |")

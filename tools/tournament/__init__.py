@@ -13,6 +13,8 @@ from tools.tournament.baselines import (  # noqa: F401  (re-exported: tests and 
 )
 from tools.botproc import parse_spec
 from tools.tournament.outside import CommandPlayer, PlayerError, REPLY_TIMEOUT
+from tools.tournament import outsiders
+from tools.tournament.record import header_lines
 from tools.tournament.ratings import wilson, ratings_with_intervals  # noqa: F401
 from tools.sim.narrate import LANGS, word
 
@@ -50,11 +52,13 @@ def make_player(name, seed, outside=None, timeout=None):
         return Matrix1Player(seed)
     if name == "exploiter":
         return ExploiterPlayer(seed)
+    if outsiders.is_name(name):
+        return outsiders.make(name, seed)
     if name in LEVELS:
         # The tournament's seeds stand in for the device's true entropy (one
         # per game); the exploiter never learns them.
         return Bot(name, seed)
-    raise ValueError("unknown player %r (one of %s)" % (name, ", ".join(PLAYERS + tuple(outside or ()))))
+    raise ValueError("unknown player %r (one of %s)" % (name, ", ".join(PLAYERS + outsiders.BASES + tuple(outside or ()))))
 
 
 def play_game(black, white, max_turns=MAX_TURNS):
@@ -218,7 +222,7 @@ def _parse_player(ap, spec):
         name, command = parse_spec(spec)
     except ValueError as e:
         ap.error(str(e))
-    if not _NAME.match(name) or name in PLAYERS:
+    if not _NAME.match(name) or name in PLAYERS or outsiders.is_name(name):
         ap.error("bad player name %r: letters, digits and _, not one of %s" % (name, ", ".join(PLAYERS)))
     return name, command
 
@@ -257,9 +261,9 @@ def main(argv=None):
     ap.add_argument(
         "--pairings",
         default=None,
-        help="comma-separated A-B pairs of: %s and --player names (default: %s; with --player: "
-        "each outside player against random, greedy, easy, medium, hard, matrix1)"
-        % (", ".join(PLAYERS), ",".join(DEFAULT_PAIRINGS)),
+        help="comma-separated A-B pairs of: %s, the outsiders %s (options: _tSECONDS, sampler_LEVEL) and --player "
+        "names (default: %s; with --player: each outside player against random, greedy, easy, medium, hard, matrix1)"
+        % (", ".join(PLAYERS), ", ".join(outsiders.BASES), ",".join(DEFAULT_PAIRINGS)),
     )
     ap.add_argument("--player", action="append", default=[], metavar="[NAME=]cmd:COMMAND",
                     help="an outside bot: a command that speaks the botserver JSON-lines protocol (repeatable)")
@@ -323,7 +327,7 @@ def main(argv=None):
         if not item:
             continue
         parts = item.split("-")
-        if len(parts) != 2 or parts[0] not in known or parts[1] not in known:
+        if len(parts) != 2 or not all(p in known or outsiders.is_name(p) for p in parts):
             ap.error("bad pairing %r (use A-B with A, B in %s)" % (item, ", ".join(known)))
         pairs.append((parts[0], parts[1]))
     if not pairs:
@@ -392,6 +396,8 @@ def main(argv=None):
     for name, n in sorted(forfeits.items()):
         lines.append("forfeits: %s lost %d game(s) by breaking the protocol (bad reply, illegal cell, crash or timeout)"
                      % (name, n))
+    for line in header_lines(sys.argv[1:] if argv is None else list(argv)):
+        print(line)
     print("\n".join(lines))
     if store is not None:  # (not part of the tables --write-docs keeps)
         print("results: %d game(s) already in %s, %d played now and added" % (before, args.results, len(jobs)))
