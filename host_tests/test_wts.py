@@ -248,3 +248,21 @@ def test_play_without_pyserial_plays_the_simulator_and_says_why(monkeypatch, cap
     assert play.main([]) == 0 and ran == [["--mode", "medium"]]
     assert "pyserial is not installed (requirements-play.txt), so play cannot look for a board on USB; playing the " \
            "simulator" in capsys.readouterr().err
+
+
+def test_the_emulated_pico_gets_the_board_tools_first(monkeypatch, capsys):
+    from tools.sim import cli
+
+    called, ran = [], []
+    monkeypatch.setattr(play, "board_tools", lambda: called.append(1))
+    monkeypatch.setattr(cli, "main", lambda argv: ran.append(argv) or 0)
+    assert play.main(["--sim", "--runtime", "rp2040"]) == 0 and called == [1]
+    assert ran == [["--mode", "medium", "--runtime", "rp2040"]]
+    assert play.main(["--sim"]) == 0 and called == [1]           # the CPython simulator needs none of them
+
+    def refuse():
+        raise play.Refused("could not install the board tools")
+
+    monkeypatch.setattr(play, "board_tools", refuse)
+    assert play.main(["--sim", "--runtime", "rp2040"]) == 1 and len(ran) == 2
+    assert "play: --runtime rp2040: could not install the board tools" in capsys.readouterr().err
