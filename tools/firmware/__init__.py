@@ -8,7 +8,7 @@
 """
 from tools.firmware.builder import (APT, MICROPYTHON_VERSION, OUT_DIR, TARBALL, TARGETS, BuildResult, FirmwareError,
                                   build, game_files, output_name, toolchain_problem)
-from tools.firmware.marker import EFFECT, differs, frozen_game, read_frozen
+from tools.firmware.marker import EFFECT, differs, frozen_game
 
 __all__ = ["APT", "MICROPYTHON_VERSION", "OUT_DIR", "TARBALL", "TARGETS", "BuildResult", "FirmwareError", "build",
-           "game_files", "output_name", "toolchain_problem", "EFFECT", "differs", "frozen_game", "read_frozen"]
+           "game_files", "output_name", "toolchain_problem", "EFFECT", "differs", "frozen_game"]

@@ -58,10 +58,16 @@ def _uf2(args):
 
 
 def _board(args):
-    from tools.firmware import EFFECT, differs, game_files, read_frozen
+    # tools.deploy's Device talks to the board (it depends on this package, never the other way round).
+    from tools.deploy import Device
+    from tools.firmware import EFFECT, differs, game_files
 
     try:
-        info = read_frozen(args.port)
+        dev = Device(args.port)
+        try:
+            info = dev.frozen()
+        finally:
+            dev.release()      # the board runs its program again, as it was found
     except Exception as e:   # DeployError, a transport error: one line
         print("firmware: %s" % e, file=sys.stderr)
         return 1

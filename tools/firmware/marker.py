@@ -80,17 +80,6 @@ def frozen_game(device):
     return ast.literal_eval(out[-1])
 
 
-def read_frozen(port):
-    """frozen_game() of the board at `port` (a serial port or socket://HOST:PORT), through tools.deploy's Device."""
-    from tools.deploy import Device
-
-    dev = Device(port)
-    try:
-        return frozen_game(dev)
-    finally:
-        dev.close()
-
-
 def differs(info, files):
     """Paths whose frozen copy differs from `files` ({checkout path: bytes}, e.g. tools.firmware.builder.game_files()):
     changed, missing on either side. An empty list: the board runs exactly this game."""
