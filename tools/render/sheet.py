@@ -487,14 +487,14 @@ def keyboard_picture(cv, x, y, key, width, pad, m, size):
             y += size * 1.3
             draw_runs(cv, x, y, line, size, colour, cv.frame)
     y += size * 0.6
-    rows = (("*", None, "#"), ("1", "2", "3"), ("4", "5", "6"), ("7", "8", "9"))
+    rows = (("*", "0", "#"), ("1", "2", "3"), ("4", "5", "6"), ("7", "8", "9"))
     for r, row in enumerate(rows):
         for c, d in enumerate(row):
             if d is None or d not in keys:
                 continue
             bx, by = x + c * key, y + r * key
-            fill = _tint(BLOCK_HUES[int(d) - 1], 0.3) if d.isdigit() else ((225, 225, 225) if d == "*" else
-                                                                             _tint(NEW, 0.35))
+            fill = (_tint(BLOCK_HUES[int(d) - 1], 0.3) if d.isdigit() and d != "0" else
+                    (225, 225, 225) if d in "*0" else _tint(NEW, 0.35))
             cv.rect((bx + key * 0.06, by + key * 0.06, bx + key * 0.94, by + key * 0.94), fill, GREY, 2, key * 0.12)
             cv.text((bx + key * 0.5, by + key * 0.5), keys[d], "mono", key * 0.46, INK, "mm")
             cv.text((bx + key * 0.86, by + key * 0.84), d, "bold", key * 0.2, GREY, "rs")
