@@ -2,7 +2,7 @@
 from firmware.app import App
 from firmware.display import BLUE, RED
 from firmware.modes import MODE_NAMES, SCORED
-from firmware.settings import SAFE_BRIGHTNESS, SETTINGS_DEFAULTS, SETTINGS_FILE, SCORES_FILE, setting_ok
+from firmware.settings import SAFE_BRIGHTNESS, SETTINGS_FILE, SCORES_FILE, setting_ok, settings_defaults
 from firmware.storage import append_log, Store, _join
 
 LOG_NAME = "error.log"
@@ -91,7 +91,7 @@ def launch(cfg, hw, mode="attract", store_dir=None, max_restarts=MAX_RESTARTS, s
     if held == SAFE_KEY:
         # Skip the game so the REPL stays free, and make the next boot dim too.
         if store_dir is not None:
-            st = Store(store_dir, SETTINGS_FILE, SETTINGS_DEFAULTS, setting_ok)
+            st = Store(store_dir, SETTINGS_FILE, settings_defaults(cfg), setting_ok)
             st.data["brightness"] = 0
             st.save()
         _status(hw, cfg, BLUE)

@@ -250,3 +250,15 @@ def test_json_ok_is_the_json_grammar():
     assert wrong == [], wrong[:10]
     assert json_ok(b"[" * MAX_DEPTH + b"]" * MAX_DEPTH) and not json_ok(b"[" * (MAX_DEPTH + 1) + b"]" * (MAX_DEPTH + 1))
 
+
+def test_a_board_built_side_by_side_starts_side_by_side(tmp_path):
+    # Before: with a store folder, the settings default "seating": 1 overrode the board file's PAD_B_ROTATED = False:
+    # a new board (or one whose settings.json was damaged) read pad B turned although it was mounted upright.
+    cfg = Cfg(PAD_B_ROTATED=False)
+    assert VirtualDevice(cfg, mode="2p", store_dir=str(tmp_path)).app.entries[1].rotated is False
+    (tmp_path / "settings.json").write_bytes(b'{"seating"0')  # damaged: the board's seating again
+    assert VirtualDevice(cfg, mode="2p", store_dir=str(tmp_path)).app.entries[1].rotated is False
+    (tmp_path / "settings.json").write_text('{"seating": 1}')  # a player's choice (menu key 9) still wins
+    assert VirtualDevice(cfg, mode="2p", store_dir=str(tmp_path)).app.entries[1].rotated is True
+    (tmp_path / "settings.json").unlink()
+    assert VirtualDevice(Cfg(), mode="2p", store_dir=str(tmp_path)).app.entries[1].rotated is True
