@@ -8,7 +8,7 @@ from firmware.keypad import EventRing, DOWN, PAD_B
 from firmware.modes import MODE_NAMES, BOT_LEVELS, SCORED, mode_number
 from firmware.modes import S_TURN  # noqa: F401  (re-exported: tools/rp2040/probe.py imports it from here)
 from firmware.settings import BRIGHTNESS_LEVELS, SAFE_BRIGHTNESS, SETTINGS_DEFAULTS, SCORE_DEFAULTS
-from firmware.settings import SETTINGS_FILE, SCORES_FILE, setting_ok, score_ok
+from firmware.settings import SETTINGS_FILE, SCORES_FILE, setting_ok, score_ok, settings_defaults
 from firmware.sound import Sound, VOLUMES, KEY, REFUSE, BEAT, REVEAL, CAPTURE, HATCH, WIN, DRAW as SND_DRAW, SUDDEN
 from firmware.status import Status, render_score, COUNT_BEAT, COUNT_BLINK
 
@@ -93,7 +93,7 @@ class App:
         if store_dir is not None:
             from firmware.storage import Store
 
-            self.settings = Store(store_dir, SETTINGS_FILE, SETTINGS_DEFAULTS, setting_ok)
+            self.settings = Store(store_dir, SETTINGS_FILE, settings_defaults(cfg), setting_ok)
             self.scores = Store(store_dir, SCORES_FILE, SCORE_DEFAULTS, score_ok)
             st = self.settings.data
             rotated = bool(st["seating"])

@@ -2,7 +2,7 @@
 from firmware.app import App
 from firmware.display import BLUE, RED
 from firmware.modes import MODE_NAMES, SCORED
-from firmware.settings import SAFE_BRIGHTNESS, SETTINGS_DEFAULTS, SETTINGS_FILE, SCORES_FILE, setting_ok
+from firmware.settings import SAFE_BRIGHTNESS, SETTINGS_FILE, SCORES_FILE, setting_ok, settings_defaults
 from firmware.storage import append_log, Store, _join
 
 LOG_NAME = "error.log"
@@ -91,7 +91,7 @@ def launch(cfg, hw, mode="attract", store_dir=None, max_restarts=MAX_RESTARTS, s
     if held == SAFE_KEY:
         # Skip the game so the REPL stays free, and make the next boot dim too.
         if store_dir is not None:
-            st = Store(store_dir, SETTINGS_FILE, SETTINGS_DEFAULTS, setting_ok)
+            st = Store(store_dir, SETTINGS_FILE, settings_defaults(cfg), setting_ok)
             st.data["brightness"] = 0
             st.save()
         _status(hw, cfg, BLUE)
@@ -134,6 +134,23 @@ def _fed(feed, stop):
     return tick
 
 
+def aside_name(name):
+    """The name a stored file gets when it is set aside: settings.json -> settings.bad.json."""
+    return name[:-5] + ".bad.json"
+
+
+def pause_ms(crashes):
+    """The pause before the restart after the `crashes`-th crash in a row: PAUSE_MS, doubled after each
+    further crash, at most PAUSE_MAX_MS."""
+    return PAUSE_MAX_MS if crashes > 5 else min(PAUSE_MS << (crashes - 1), PAUSE_MAX_MS)
+
+
+def ran_well(app, ran_ms):
+    """True when the run that just crashed was healthy, so the crash starts a new count: the app (None if it never
+    started) finished a game players played, or it ran HEALTHY_MS."""
+    return (app is not None and app.last_game is not None and MODE_NAMES[app.mode] in SCORED) or ran_ms >= HEALTHY_MS
+
+
 def set_aside(store_dir):
     """Rename settings.json and scores.json to settings.bad.json and scores.bad.json (one kept copy each,
     replacing an older one): the next start reads defaults. Returns the renames done, as text."""
@@ -142,7 +159,7 @@ def set_aside(store_dir):
     done = []
     for name in (SETTINGS_FILE, SCORES_FILE):
         path = _join(store_dir, name)
-        bad = _join(store_dir, name[:-5] + ".bad.json")
+        bad = _join(store_dir, aside_name(name))
         try:
             os.stat(path)
         except OSError:
@@ -153,7 +170,7 @@ def set_aside(store_dir):
             except OSError:
                 pass
             os.rename(path, bad)
-            done.append("%s -> %s.bad.json" % (name, name[:-5]))
+            done.append("%s -> %s" % (name, aside_name(name)))
         except OSError:
             pass  # a read-only store: nothing was read from a file it could not have written either
     return ", ".join(done)
@@ -172,8 +189,7 @@ def _run(cfg, hw, mode, store_dir, max_restarts, stop, watchdog):
             app.run(_fed(feed, stop))
             return "stopped"
         except Exception as e:  # log, show, restart: a maker's device must not just freeze
-            healthy = app is not None and app.last_game is not None and MODE_NAMES[app.mode] in SCORED
-            if healthy or clock.ticks_diff(clock.ticks_ms(), t_start) >= HEALTHY_MS:
+            if ran_well(app, clock.ticks_diff(clock.ticks_ms(), t_start)):
                 crashes = 0  # it ran well since the last crash: this one starts a new run
             crashes += 1
             app = None  # (its memory back before the log is written)
@@ -186,7 +202,7 @@ def _run(cfg, hw, mode, store_dir, max_restarts, stop, watchdog):
                     _log(store_dir, "--- set aside after %d crashes in a row: %s\n" % (crashes, done))
             if crashes >= max_restarts:
                 return "crashed"
-            wait = PAUSE_MAX_MS if crashes > 5 else min(PAUSE_MS << (crashes - 1), PAUSE_MAX_MS)
+            wait = pause_ms(crashes)
             while wait > 0:  # slept in steps, fed between them
                 if feed is not None:
                     feed()

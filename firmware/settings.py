@@ -11,6 +11,18 @@ SCORES_FILE = "scores.json"
 # "brightness" and "volume" are indices (BRIGHTNESS_LEVELS, firmware.sound.VOLUMES);
 # "seating" 1 = pad B opposite and rotated, 0 = side by side; "mode" = the last mode played.
 SETTINGS_DEFAULTS = {"brightness": 3, "seating": 1, "mode": "2p", "volume": 2}
+
+
+def settings_defaults(cfg):
+    """SETTINGS_DEFAULTS with the board file's seating (PAD_B_ROTATED): with no valid stored "seating" (a new
+    board, a damaged settings.json), pad B is read as it is mounted."""
+    if getattr(cfg, "PAD_B_ROTATED", True):
+        return SETTINGS_DEFAULTS
+    d = dict(SETTINGS_DEFAULTS)
+    d["seating"] = 0
+    return d
+
+
 # Per scored mode: black's wins, white's wins, draws.
 SCORE_DEFAULTS = {name: [0, 0, 0] for name in SCORED}
 # A tally stays below this, so it and its +1 remain small ints on every port (no heap object,

@@ -28,10 +28,152 @@ def read_json(path, limit=MAX_BYTES):
             raw = f.read(limit + 1)
         if len(raw) > limit:
             return None
+        if not json_ok(raw):
+            return None
         # Decoded first: strict UTF-8 on every port (CPython's json.loads(bytes) would also take UTF-16 and a BOM).
         return json.loads(raw.decode())
     except Exception:  # OSError, ValueError (UnicodeError too), RecursionError, MemoryError: never a crash
         return None
+
+
+# json_ok's states: a value is due (or, in a new list, "]"), a key is due (or, in a new object, "}"), ":" is due,
+# a value was read ("," or the container's close is due).
+_VALUE, _FIRST, _KEY, _FIRST_KEY, _COLON, _AFTER = 0, 1, 2, 3, 4, 5
+_ESCAPES = b'"\\/bfnrt'
+_HEX = b"0123456789abcdefABCDEF"
+MAX_DEPTH = 16  # nothing stored here nests deeper than 2
+
+
+def _string(raw, i, n):
+    # raw[i] is the opening quote: the index after the closing one, or -1 (unterminated, a control byte, a bad escape).
+    i += 1
+    while i < n:
+        c = raw[i]
+        if c == 34:  # "
+            return i + 1
+        if c < 32:
+            return -1
+        if c == 92:  # backslash
+            if i + 1 >= n:
+                return -1
+            e = raw[i + 1]
+            if e == 117:  # u: four hex digits
+                if i + 6 > n:
+                    return -1
+                for k in range(i + 2, i + 6):
+                    if raw[k] not in _HEX:
+                        return -1
+                i += 6
+                continue
+            if e not in _ESCAPES:
+                return -1
+            i += 2
+            continue
+        i += 1
+    return -1
+
+
+def _digits(raw, i, n):
+    j = i
+    while j < n and 48 <= raw[j] <= 57:
+        j += 1
+    return j
+
+
+def _number(raw, i, n):
+    # -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? from raw[i]: the index after it, or -1.
+    if raw[i] == 45:  # -
+        i += 1
+    if i >= n or not 48 <= raw[i] <= 57:
+        return -1
+    i = i + 1 if raw[i] == 48 else _digits(raw, i, n)
+    if i < n and raw[i] == 46:  # .
+        j = _digits(raw, i + 1, n)
+        if j == i + 1:
+            return -1
+        i = j
+    if i < n and raw[i] in b"eE":
+        i += 1
+        if i < n and raw[i] in b"+-":
+            i += 1
+        j = _digits(raw, i, n)
+        if j == i:
+            return -1
+        i = j
+    return i
+
+
+def json_ok(raw):
+    """True when the bytes `raw` are one JSON text by the grammar (RFC 8259), nested at most MAX_DEPTH deep.
+    MicroPython's json.loads also takes text that is none: it reads ',' and ':' as spaces (a damaged
+    '{"seating"0}' gave seating 0 on a device and the browser, the defaults under CPython), lets ']' close
+    a '{' and drops a key without a value; a damaged file must mean the defaults on every port."""
+    n = len(raw)
+    i = 0
+    stack = bytearray()  # the open containers: ord("[") or ord("{")
+    state = _VALUE
+    while True:
+        while i < n and raw[i] in b" \t\n\r":
+            i += 1
+        if i >= n:
+            return state == _AFTER and not stack
+        c = raw[i]
+        if state == _AFTER:
+            if not stack:
+                return False  # something after the one value
+            top = stack[-1]
+            if c == 44:  # ,
+                state = _VALUE if top == 91 else _KEY
+                i += 1
+            elif c == top + 2:  # "]" closes "[", "}" closes "{"
+                stack = stack[:-1]
+                i += 1
+            else:
+                return False
+        elif state == _COLON:
+            if c != 58:  # :
+                return False
+            state = _VALUE
+            i += 1
+        elif state == _KEY or state == _FIRST_KEY:
+            if c == 125 and state == _FIRST_KEY:  # {}
+                stack = stack[:-1]
+                state = _AFTER
+                i += 1
+            elif c == 34:
+                i = _string(raw, i, n)
+                if i < 0:
+                    return False
+                state = _COLON
+            else:
+                return False
+        elif c == 93 and state == _FIRST:  # []
+            stack = stack[:-1]
+            state = _AFTER
+            i += 1
+        elif c == 91 or c == 123:  # [ {
+            if len(stack) >= MAX_DEPTH:
+                return False
+            stack.append(c)
+            state = _FIRST if c == 91 else _FIRST_KEY
+            i += 1
+        else:
+            if c == 34:
+                i = _string(raw, i, n)
+            elif c == 45 or 48 <= c <= 57:
+                i = _number(raw, i, n)
+            else:
+                i = _literal(raw, i)
+            if i < 0:
+                return False
+            state = _AFTER
+
+
+def _literal(raw, i):
+    for word in (b"true", b"false", b"null"):
+        if raw[i:i + len(word)] == word:
+            return i + len(word)
+    return -1
 
 
 class Store:

@@ -179,7 +179,11 @@ NASTY = {
                b'{"2p": [16777216, 0, 0], "easy": [true, 0, 0], "medium": [1, 2], "hard": [0, 0, 1]}'],
     "settings": [b'{"mode": "bogus", "brightness": 9, "volume": 1, "seating": 0}',
                  b'{"mode": "easy", "brightness": true, "volume": 4, "seating": [1]}',
-                 b"[" * 3000, b"\xff\xfe{}", b'{"brightness": 1' + b" " * 5000 + b"}", b"{" * 800 + b"}" * 800],
+                 b"[" * 3000, b"\xff\xfe{}", b'{"brightness": 1' + b" " * 5000 + b"}", b"{" * 800 + b"}" * 800,
+                 # Damaged text MicroPython's json.loads took (',' and ':' read as spaces, ']' closing '{', a key
+                 # without a value dropped): a device read seating 0 from the first where CPython gave the defaults.
+                 b'{"seating"0}', b'{"brightness" 1 "seating" 0}', b'{"seating": 0,}', b'{"seating": 0]',
+                 b'{,"seating": 0}', b'{"seating":: 0}', b'{"volume": 1, "seating"}', b'{"seating": 0, "volume": NaN}'],
 }
 
 
@@ -204,4 +208,57 @@ def test_the_device_port_reads_damaged_files_as_cpython_does(tmp_path):
         (tmp_path / name).write_bytes(raw)
         assert data == Store(str(tmp_path), name, d, ok).data, raw[:60]
     assert got[0] == {"mode": "2p", "brightness": 3, "volume": 1, "seating": 0}
+    assert got[len(NASTY["settings"]) - 8:len(NASTY["settings"])] == [SETTINGS_DEFAULTS] * 8  # the damaged text
     assert got[-2] == {"2p": [0, 0, 0], "easy": [0, 0, 0], "medium": [0, 0, 0], "hard": [7, 8, 9]}
+
+
+def _strict(raw):
+    # The grammar's answer (RFC 8259), from CPython's parser: NaN and Infinity are no JSON; None: nested too deep here.
+    def no_constants(name):
+        raise ValueError(name)
+
+    try:
+        json.loads(raw.decode(), parse_constant=no_constants)
+        return True
+    except RecursionError:
+        return None
+    except ValueError:
+        return False
+
+
+JSON_TEXTS = [b'{"seating"0}', b'{"a":1,}', b"[1 2]", b'{"a"}', b'{"a":1]', b'["a":1]', b'"\\u00e9"', b"-0.5e+3", b"01",
+              b"1.", b".5", b"-", b"1e", b'"\\x"', b'"\\u12g4"', b' {"a": [1, 2, {"b": null}]} ', b"{}", b"[]", b"[[]]",
+              b'{"a":{}}', b"tru", b"true false", b'""', b'"\x1f"', b"NaN", b"[Infinity]", b"{} {}", b"", b" ", b"[,1]",
+              b'{"a":1,,"b":2}', b"[1,]", b'"\\ud800"', b'{"a" : 1 , "b" : [ ] }', b"\t[\r\n]\n"]
+
+
+def test_json_ok_is_the_json_grammar():
+    # firmware.storage.json_ok checks the syntax before json.loads, as CPython's parser does (MicroPython's takes far
+    # more: test_the_device_port_reads_damaged_files_as_cpython_does). Compared on crafted texts, every text the
+    # device writes, and many short random texts from JSON's own characters.
+    import random
+
+    from firmware.storage import MAX_DEPTH, json_ok
+
+    texts = list(JSON_TEXTS)
+    for v in (SETTINGS_DEFAULTS, SCORE_DEFAULTS, [1.5e10, -0.0, "x\u00e9\n\"", None, True, {}]):
+        texts += [json.dumps(v).encode(), json.dumps(v, indent=2).encode(), json.dumps(v, ensure_ascii=False).encode()]
+    rng = random.Random(30)
+    chars = b'{}[]:,"\\ 0123456789-+.eEtruefalsnl\n\tu\x01'
+    texts += [bytes(rng.choice(chars) for _ in range(rng.randrange(14))) for _ in range(20000)]
+    wrong = [t for t in texts if _strict(t) is not None and json_ok(t) != _strict(t)]
+    assert wrong == [], wrong[:10]
+    assert json_ok(b"[" * MAX_DEPTH + b"]" * MAX_DEPTH) and not json_ok(b"[" * (MAX_DEPTH + 1) + b"]" * (MAX_DEPTH + 1))
+
+
+def test_a_board_built_side_by_side_starts_side_by_side(tmp_path):
+    # Before: with a store folder, the settings default "seating": 1 overrode the board file's PAD_B_ROTATED = False:
+    # a new board (or one whose settings.json was damaged) read pad B turned although it was mounted upright.
+    cfg = Cfg(PAD_B_ROTATED=False)
+    assert VirtualDevice(cfg, mode="2p", store_dir=str(tmp_path)).app.entries[1].rotated is False
+    (tmp_path / "settings.json").write_bytes(b'{"seating"0')  # damaged: the board's seating again
+    assert VirtualDevice(cfg, mode="2p", store_dir=str(tmp_path)).app.entries[1].rotated is False
+    (tmp_path / "settings.json").write_text('{"seating": 1}')  # a player's choice (menu key 9) still wins
+    assert VirtualDevice(cfg, mode="2p", store_dir=str(tmp_path)).app.entries[1].rotated is True
+    (tmp_path / "settings.json").unlink()
+    assert VirtualDevice(Cfg(), mode="2p", store_dir=str(tmp_path)).app.entries[1].rotated is True

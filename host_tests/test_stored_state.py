@@ -30,8 +30,11 @@ def parsed(raw):
     """What a file's bytes hold as a JSON object, or None (too big for a stored file, not UTF-8, not JSON, not an object)."""
     if raw is None or len(raw) > MAX_BYTES:
         return None
+    def no_constants(name):  # NaN and Infinity are no JSON (CPython's parser takes them, MicroPython's does not)
+        raise ValueError(name)
+
     try:
-        got = json.loads(raw.decode("utf-8"))
+        got = json.loads(raw.decode("utf-8"), parse_constant=no_constants)
     except (ValueError, RecursionError):
         return None
     return got if isinstance(got, dict) else None

@@ -179,7 +179,7 @@ def test_the_normal_page_has_no_test_hooks(driver, plain_url, url):
         "return Object.entries(wts).map(([k, v]) => [k, typeof v, typeof v === 'function' ? String(v()).slice(0, 0) : ''])")
     assert {k for k, kind, _ in kinds if kind == "function"} == {"pixels", "wire"}, kinds
     assert driver.execute_script("return typeof window.page + typeof window.mp + typeof window.py") == "undefined" * 3
-    assert web.PAGE_WORDS["noManualClock"] in driver.find_element("id", "status").text  # ?clock=manual is refused
+    assert web.PAGE_WORDS["en"]["noManualClock"] in driver.find_element("id", "status").text  # ?clock=manual is refused
     frames = driver.execute_script("return wts.frames")
     time.sleep(0.5)
     assert driver.execute_script("return wts.frames") > frames  # and the real clock runs
@@ -255,7 +255,7 @@ def test_scripted_game_through_the_onscreen_pads_ends_on_the_engines_board(drive
     scores = json.loads(driver.execute_script("return localStorage.getItem('wts:scores.json')"))
     assert scores["2p"] == [1, 0, 0]  # black's win is counted, and kept by the browser
     # and shown as the running score, on both players' sides
-    want = web.PAGE_WORDS["score"].format(black=1, white=0, draws=0)
+    want = web.PAGE_WORDS["en"]["score"].format(black=1, white=0, draws=0)
     assert driver.find_element("id", "score").text == want
     assert driver.execute_script("return document.querySelector('#panelB .score').textContent") == want
     assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []

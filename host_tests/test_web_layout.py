@@ -1,4 +1,4 @@
-"""Browser edition layout (issue 26): at phone, tablet, laptop and desktop sizes, in both orientations and every mode, the page fits without scrolling, every key is inside the screen and at least 48 CSS px, the pads are labelled and clear of the matrix, the score and the narration have their place; and the page installs as a web app."""
+"""Browser edition layout (issue 26): at phone, tablet, laptop and desktop sizes, in both orientations, every mode and both languages (Dutch words are longer), the page fits without scrolling, every key is inside the screen and at least 48 CSS px, the pads are labelled and clear of the matrix, the score, the narration and the language switch have their place; and the page installs as a web app."""
 import json
 import os
 import struct
@@ -11,6 +11,7 @@ from web_helpers import DOCS, Served, advance, build_site, open_page, start_driv
 # (width, height) in CSS px: phone, tablet, laptop, desktop, each in both orientations.
 SIZES = [(390, 844), (844, 390), (768, 1024), (1024, 768), (1366, 768), (768, 1366), (1920, 1080), (1080, 1920)]
 DOC_SIZES = {(390, 844), (844, 390), (768, 1024), (1024, 768), (1366, 768), (1920, 1080)}  # docs/browser-WxH.png
+DOC_NL = (768, 1024)  # docs/browser-nl-WxH.png: the same game in Dutch
 MIN_KEY = 48  # CSS px: the touch-target guideline
 
 MEASURE = """
@@ -26,7 +27,8 @@ const out = {vw: innerWidth, vh: innerHeight, sw: document.documentElement.scrol
   panels: {}, texts: {}};
 for (const id of ['panelA', 'panelB']) if (shown(q('#' + id))) out.panels[id] = box(q('#' + id));
 for (const [name, sel] of [['mode', '#mode'], ['score', '#score'], ['storyhead', '#storytoggle'], ['story', '#narration li:last-child'],
-                           ['menuhead', '#menuhead'], ['menulast', '#menuitems dd:last-of-type'], ['help', '#helptoggle']]) {
+                           ['menuhead', '#menuhead'], ['menulast', '#menuitems dd:last-of-type'], ['help', '#helptoggle'],
+                           ['langs', '#langs']]) {
   const e = q(sel);
   if (shown(e)) out.texts[name] = [e.textContent, box(e)];
 }
@@ -42,8 +44,8 @@ def _overlap(a, b):
     return min(a[2], b[2]) - max(a[0], b[0]) > 0.5 and min(a[3], b[3]) - max(a[1], b[1]) > 0.5
 
 
-def problems(m, mode, side):
-    """Everything wrong with one measured layout, as sentences (empty: it fits)."""
+def problems(m, mode, side, lang="en"):
+    """Everything wrong with one measured layout in language `lang`, as sentences (empty: it fits)."""
     out = []
     view = (0, 0, m["vw"], m["vh"])
     if m["sw"] > m["vw"] or m["sh"] > m["vh"]:
@@ -69,7 +71,7 @@ def problems(m, mode, side):
     mx, bd = m["matrix"], m["board"]
     if not (abs((mx[2] - mx[0]) - (bd[2] - bd[0])) <= 2 or abs((mx[3] - mx[1]) - (bd[3] - bd[1])) <= 2):
         out.append("the matrix (%s) does not fill its place (%s)" % ([round(v) for v in mx], [round(v) for v in bd]))
-    words = web.PAGE_WORDS
+    words = web.PAGE_WORDS[lang]
     want_b = words["padBComputer"] if mode == "easy" else words["padB"]
     for pad, want in (("A", words["padA"]), ("B", want_b)):
         text, b, whole = m["labels"][pad]
@@ -80,8 +82,11 @@ def problems(m, mode, side):
         out.append("pad B (and its label) %s turned: transform %s" % ("is" if turned else "is not", m["transformB"]))
     texts = m["texts"]
     panel = m["panels"].get("panelA")
-    need = ["mode"] + (["score"] if mode in ("2p", "easy") else []) + (["menuhead", "menulast"] if mode == "menu" else
-                                                                       ["storyhead", "help"])
+    # The mode line and the language switch; on a phone's small panel the open menu takes their place (its heading
+    # names the mode), and then only there.
+    need = ["mode", "langs"] if mode != "menu" or "mode" in texts else []
+    need += (["score"] if mode in ("2p", "easy") else []) + (["menuhead", "menulast"] if mode == "menu" else
+                                                             ["storyhead", "help"])
     if mode in ("2p", "tutorial", "attract"):
         need.append("story")
     for name in need:
@@ -144,11 +149,12 @@ CASES = [("attract", False), ("menu", False), ("2p", False), ("easy", False), ("
          ("2p", True), ("menu", True)]
 
 
+@pytest.mark.parametrize("lang", web.PAGE_WORDS)
 @pytest.mark.parametrize("mode,side", CASES, ids=["%s%s" % (m, "-side" if s else "") for m, s in CASES])
-def test_layout_fits_every_size_in_every_mode(driver, url, mode, side):
+def test_layout_fits_every_size_in_every_mode(driver, url, mode, side, lang):
     storage = {"wts:settings.json": json.dumps({"seating": 0})} if side else None
     resize(driver, 768, 1024)
-    open_page(driver, url, "?mode=%s&clock=manual&seed=4" % mode, storage=storage)
+    open_page(driver, url, "?mode=%s&clock=manual&seed=4&lang=%s" % (mode, lang), storage=storage)
     if mode == "2p":
         _play_some_turns(driver)
     elif mode == "attract":
@@ -159,9 +165,12 @@ def test_layout_fits_every_size_in_every_mode(driver, url, mode, side):
     for w, h in SIZES:
         resize(driver, w, h)
         m = driver.execute_script(MEASURE)
-        found += ["%dx%d %s: %s" % (w, h, mode, p) for p in problems(m, mode, side)]
-        if mode == "2p" and not side and (w, h) in DOC_SIZES and os.environ.get("WTS_UPDATE_DOCS"):
-            (DOCS / ("browser-%dx%d.png" % (w, h))).write_bytes(driver.get_screenshot_as_png())
+        found += ["%dx%d %s %s: %s" % (w, h, mode, lang, p) for p in problems(m, mode, side, lang)]
+        if mode == "2p" and not side and os.environ.get("WTS_UPDATE_DOCS"):
+            if lang == "en" and (w, h) in DOC_SIZES:
+                (DOCS / ("browser-%dx%d.png" % (w, h))).write_bytes(driver.get_screenshot_as_png())
+            elif lang == "nl" and (w, h) == DOC_NL:
+                (DOCS / ("browser-nl-%dx%d.png" % DOC_NL)).write_bytes(driver.get_screenshot_as_png())
     assert found == [], "\n".join(found)
 
 
@@ -191,11 +200,11 @@ def test_the_running_score_is_the_firmwares(driver, url):
     resize(driver, 1024, 768)
     open_page(driver, url, "?mode=2p&clock=manual&seed=4",
               storage={"wts:scores.json": json.dumps({"2p": [3, 1, 2], "easy": [0, 5, 0]})})
-    want = web.PAGE_WORDS["score"].format(black=3, white=1, draws=2)
+    want = web.PAGE_WORDS["en"]["score"].format(black=3, white=1, draws=2)
     assert driver.find_element("id", "score").text == want
     assert driver.execute_script("return document.querySelector('#panelB .score').textContent") == want
     open_page(driver, url, "?mode=easy&clock=manual&seed=4", fresh=False)
-    assert driver.find_element("id", "score").text == web.PAGE_WORDS["score"].format(black=0, white=5, draws=0)
+    assert driver.find_element("id", "score").text == web.PAGE_WORDS["en"]["score"].format(black=0, white=5, draws=0)
     open_page(driver, url, "?mode=tutorial&clock=manual&seed=4", fresh=False)
     assert driver.find_element("id", "score").text == ""  # no score outside the scored modes
 
@@ -205,7 +214,7 @@ def test_the_menu_takes_a_key_from_either_pad_and_says_so(driver, url):
     resize(driver, 768, 1024)
     open_page(driver, url, "?mode=menu&clock=manual&seed=4")
     head = driver.find_element("id", "menuhead").text
-    assert head == web.PAGE_WORDS["menu"] and "either pad" in head and "pad A" not in head
+    assert head == web.PAGE_WORDS["en"]["menu"] and "either pad" in head and "pad A" not in head
     tap(driver, 1, "2")  # pad B, across the table: vs computer, easy
     advance(driver, 200)
     from tools.sim import narrate

@@ -63,7 +63,9 @@ class Served:
         self.srv.server_close()
 
 
-def start_driver(width=900, height=1200):
+def start_driver(width=900, height=1200, languages="en-US,en"):
+    """Headless Chromium whose browser languages (navigator.languages) are `languages`: English unless a test asks,
+    so that the page's language never depends on the machine's locale."""
     need_browser()
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -73,8 +75,9 @@ def start_driver(width=900, height=1200):
     for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-background-networking",
               "--disable-component-update", "--disable-default-apps", "--disable-sync", "--no-first-run",
               "--metrics-recording-only", "--disable-extensions", "--window-size=%d,%d" % (width, height),
-              "--hide-scrollbars"):
+              "--hide-scrollbars", "--lang=" + languages.split(",")[0]):
         o.add_argument(a)
+    o.add_experimental_option("prefs", {"intl.accept_languages": languages})
     o.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
     d = webdriver.Chrome(service=Service(CHROMEDRIVER), options=o)
     d.set_script_timeout(60)

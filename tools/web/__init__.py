@@ -25,25 +25,67 @@ NPIX = 83
 HEAPSIZE = 256 * 1024
 
 
-# Every word the page itself shows (the mode titles and the narration come from tools/sim/narrate.py): one table,
-# sent in site.json, so that a second language is one more table. {name} marks a value the page fills in.
+# Every word the page itself shows (the narration, the tutorial's lessons, the mode titles and the menu come from
+# tools/sim/narrate.py, the simulator's tables): one table per language, the same keys and {placeholders} in each
+# (host_tests/test_web.py checks them), sent in site.json. {name} marks a value the page fills in.
 PAGE_WORDS = {
-    "padA": "A \u00b7 black",
-    "padB": "B \u00b7 white",
-    "padBComputer": "B \u00b7 white \u00b7 computer",
-    "padAAria": "Pad A (black): secret keys",
-    "padBAria": "Pad B (white): secret keys",
-    "score": "black {black} \u2013 white {white} \u00b7 draws {draws}",
-    "menu": "Menu: a key on either pad",
-    "story": "What happened",
-    "help": "How to play",
-    "helpText": ("Each player types a block digit, a cell digit, then # to lock; * steps back. Hold * on pad A for "
-                 "2 s for the menu. Nothing you type is shown: cover your pad."),
-    "keyboard": "Keyboard:",
-    "keyboardPad": "pad {pad} {grid}, {star} = *, {hash} = #",
-    "noManualClock": "?clock=manual is for the test suite (a site built with --test-hooks); the clock runs as usual",
-    "pageFault": "The page stopped:",
-    "crashed": "the firmware crashed: it restarts by itself (the browser console says why)",
+    "en": {
+        "langName": "English",
+        "langCode": "EN",
+        "language": "Language",
+        "title": "What the Shell \u2014 browser edition",
+        "matrixAria": "The 9 by 9 LED matrix",
+        "loading": "loading MicroPython\u2026",
+        "padA": "A \u00b7 black",
+        "padB": "B \u00b7 white",
+        "padBComputer": "B \u00b7 white \u00b7 computer",
+        "padAAria": "Pad A (black): secret keys",
+        "padBAria": "Pad B (white): secret keys",
+        "score": "black {black} \u2013 white {white} \u00b7 draws {draws}",
+        "menu": "Menu: a key on either pad",
+        "story": "What happened",
+        "help": "How to play",
+        "helpText": ("Each player types a block digit, a cell digit, then # to lock; * steps back. Hold * on pad A for "
+                     "2 s for the menu. Nothing you type is shown: cover your pad."),
+        "keyboard": "Keyboard:",
+        "keyboardPad": "pad {pad} {grid}, {star} = *, {hash} = #",
+        "noManualClock": "?clock=manual is for the test suite (a site built with --test-hooks); the clock runs as usual",
+        "badMode": "unknown mode {mode}; valid modes: {modes} (starting in attract mode)",
+        "badSeed": "seed must be a whole number below 10^9, not {seed} (using true randomness)",
+        "badLang": "unknown language {lang}; valid languages: {langs}",
+        "notStarted": "The firmware could not start:",
+        "pageFault": "The page stopped:",
+        "crashed": "the firmware crashed: it restarts by itself (the browser console says why)",
+    },
+    "nl": {
+        "langName": "Nederlands",
+        "langCode": "NL",
+        "language": "Taal",
+        "title": "What the Shell \u2014 browserversie",
+        "matrixAria": "De LED-matrix van 9 bij 9",
+        "loading": "MicroPython wordt geladen\u2026",
+        "padA": "A \u00b7 zwart",
+        "padB": "B \u00b7 wit",
+        "padBComputer": "B \u00b7 wit \u00b7 computer",
+        "padAAria": "Toetsenblok A (zwart): geheime toetsen",
+        "padBAria": "Toetsenblok B (wit): geheime toetsen",
+        "score": "zwart {black} \u2013 wit {white} \u00b7 gelijk {draws}",
+        "menu": "Menu: een toets op blok A of B",
+        "story": "Wat er gebeurde",
+        "help": "Zo speel je",
+        "helpText": ("Elke speler typt een bloknummer, een veldnummer en dan # om vast te zetten; * gaat een stap "
+                     "terug. Houd * op blok A 2 s vast voor het menu. Wat je typt wordt nooit getoond: dek je "
+                     "toetsenblok af."),
+        "keyboard": "Toetsenbord:",
+        "keyboardPad": "blok {pad} {grid}, {star} = *, {hash} = #",
+        "noManualClock": "?clock=manual is voor de testsuite (een site gebouwd met --test-hooks); de klok loopt gewoon",
+        "badMode": "onbekende modus {mode}; geldige modi: {modes} (de etalage start)",
+        "badSeed": "seed moet een geheel getal onder 10^9 zijn, niet {seed} (echt toeval gebruikt)",
+        "badLang": "onbekende taal {lang}; geldige talen: {langs}",
+        "notStarted": "De firmware kon niet starten:",
+        "pageFault": "De pagina is gestopt:",
+        "crashed": "de firmware is gecrasht: ze start vanzelf opnieuw (de console van de browser zegt waarom)",
+    },
 }
 
 
@@ -110,11 +152,12 @@ def _mode_names():
     return MODE_NAMES
 
 
-def _menu_items():
-    """[(key, label)] of the device's menu, as the terminal simulator lists them (firmware/menu.py LABELS when it has them)."""
-    from tools.sim import terminal
+def _menu_items(lang):
+    """[(key, label)] of the device's menu in `lang`, as the terminal simulator lists them (tools/sim/narrate.py)."""
+    from tools.sim import narrate
 
-    return terminal.menu_items()
+    words = narrate.table(lang)
+    return [(k, words["menu." + k]) for k in narrate.MENU_KEYS]
 
 
 def _computer_modes():
@@ -124,13 +167,21 @@ def _computer_modes():
     return BOT_LEVELS
 
 
-def mode_titles():
-    """Mode name -> title line, from tools/sim/narrate.py (the terminal simulator's words)."""
+def langs():
+    """The page's languages: those of tools/sim/narrate.py (the narration) that PAGE_WORDS has too."""
+    from tools.sim import narrate
+
+    return [code for code in narrate.LANGS if code in PAGE_WORDS]
+
+
+def mode_titles(lang="en"):
+    """Mode name -> title line in `lang`, from tools/sim/narrate.py (the terminal simulator's words)."""
     from firmware.modes import MODE_NAMES
     from tools.sim import narrate
 
-    out = {m: narrate.mode_title(m) for m in MODE_NAMES}
-    out["crashed"] = PAGE_WORDS["crashed"]
+    words = narrate.table(lang)
+    out = {m: words.get("mode." + m, m) for m in MODE_NAMES}
+    out["crashed"] = PAGE_WORDS[lang]["crashed"]
     return out
 
 
@@ -257,11 +308,12 @@ def build(out=DEFAULT_OUT, board="pico", log=print, compiled=True, test_hooks=Fa
         "pageFiles": list(written),
         "keymap": keymap(),
         "screen": screen_facts(board),
-        "modeTitles": mode_titles(),
+        "langs": langs(),
+        "modeTitles": {code: mode_titles(code) for code in langs()},
         "modes": list(_mode_names()),
         "computerModes": list(_computer_modes()),
-        "menu": [list(item) for item in _menu_items()],
-        "words": PAGE_WORDS,
+        "menu": {code: [list(item) for item in _menu_items(code)] for code in langs()},
+        "words": {code: PAGE_WORDS[code] for code in langs()},
     }
     put(SITE_JSON, (json.dumps(site, indent=1, sort_keys=True) + "\n").encode())
     log("built the browser edition for board %s in %s (%d files; the %d device files are inside site.json)%s"

@@ -14,7 +14,8 @@ examples:
 The site is static (relative URLs, no external requests): copy the folder to
 any web server or GitHub Pages as it is. Browsers do not run the webassembly
 port from file://, so open it through a server.
-page options: ?mode=2p|easy|medium|hard|tutorial|demo|menu|keytest  ?seed=N
+page options: ?mode=2p|easy|medium|hard|tutorial|demo|menu|keytest  ?seed=N  ?lang=en|nl
+  (the language is kept; without ?lang= the kept choice, else the browser's language)
   ?clock=manual only in a site built with --test-hooks (the test suite's: it also
   exposes the page's Python, which can read a pending move; never give it to players)
 """

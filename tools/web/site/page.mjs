@@ -12,27 +12,68 @@ function fail(msg) {
   document.getElementById("status").textContent = msg;
   console.error(msg);
 }
+function fill(text, values) {
+  // A table's text with its {name} placeholders filled in.
+  return text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+}
 
 const marks = (wts.marks = { module: Math.round(T0) }); // ms since navigation at each boot stage (tools/bench/web.py)
 const site = await (await fetch("site.json")).json();
 marks.site = Math.round(performance.now());
 const hooks = site.testHooks === true;
-const WORDS = site.words; // every word the page itself shows (tools/web PAGE_WORDS: one table)
-let notice = ""; // shown once the firmware runs
+const notices = []; // [word key, values]: bad page options, each said once the firmware runs (in the page's language)
+
+// ---------------------------------------------------------------- language
+// Every word the page shows comes from site.json, one table per language (tools.web PAGE_WORDS, and the simulator's
+// narrate.py tables for the narration, mode titles and menu). Chosen by ?lang= (then kept), else the choice kept in
+// localStorage "wts:lang" (a known code, else ignored and removed), else the browser's languages in its order of
+// preference (navigator.languages: "nl-NL" -> nl), else English. Never in the device's settings.json (no device has words).
+const LANG_KEY = "wts:lang";
+const store = {
+  get: (k) => { try { return localStorage.getItem(k); } catch (e) { return null; } },
+  set: (k, v) => { try { localStorage.setItem(k, v); return true; } catch (e) { return false; } },
+  remove: (k) => { try { localStorage.removeItem(k); } catch (e) { /* nothing to do */ } },
+};
+function chooseLang() {
+  const asked = params.get("lang");
+  if (asked !== null) {
+    if (site.langs.includes(asked)) {
+      store.set(LANG_KEY, asked);
+      return asked;
+    }
+    notices.push(["badLang", { lang: JSON.stringify(asked), langs: site.langs.join(", ") }]);
+  }
+  const kept = store.get(LANG_KEY);
+  if (kept !== null) {
+    if (site.langs.includes(kept)) return kept;
+    store.remove(LANG_KEY); // junk: ignored, and not read again
+  }
+  for (const tag of navigator.languages || [navigator.language]) {
+    const code = String(tag).toLowerCase().split(/[-_]/)[0];
+    if (site.langs.includes(code)) return code;
+  }
+  return "en";
+}
+let lang = chooseLang();
+let WORDS = site.words[lang]; // every word the page itself shows, in the page's language
+wts.lang = lang;
+document.documentElement.lang = lang;
+document.getElementById("status").textContent = WORDS.loading;
+
 wts.manual = params.get("clock") === "manual";
 if (wts.manual && !hooks) {
-  notice = WORDS.noManualClock;
+  notices.push(["noManualClock", {}]);
   wts.manual = false;
 }
 // Bad page options get one line on the page and change nothing: the device's defaults are used.
 let mode = params.get("mode") || "attract";
 let seed = params.get("seed");
 if (!site.modes.includes(mode)) {
-  notice = "unknown mode " + JSON.stringify(mode) + "; valid modes: " + site.modes.join(", ") + " (starting in attract mode)";
+  notices.push(["badMode", { mode: JSON.stringify(mode), modes: site.modes.join(", ") }]);
   mode = "attract";
 }
 if (seed !== null && !/^[0-9]{1,9}$/.test(seed)) {
-  notice = "seed must be a whole number below 10^9, not " + JSON.stringify(seed) + " (using true randomness)";
+  notices.push(["badSeed", { seed: JSON.stringify(seed) }]);
   seed = null;
 }
 
@@ -65,10 +106,15 @@ window.wtsEntropy = () => crypto.getRandomValues(new Uint32Array(1))[0] & 0x3fff
 // localStorage for webhw.py: a refusal (full, switched off) is a null or false here, never an exception (a JS exception
 // unwinds straight through the port's Python frames: Python's try/except does not see it).
 window.wtsStore = {
-  get: (k) => { try { return localStorage.getItem(k); } catch (e) { return null; } },
-  set: (k, v) => { try { localStorage.setItem(k, v); return true; } catch (e) { return false; } },
-  remove: (k) => { try { localStorage.removeItem(k); } catch (e) { /* nothing to do */ } },
-  keys: () => { try { return JSON.stringify(Object.keys(localStorage)); } catch (e) { return "[]"; } },
+  ...store,
+  prune: (prefix, keepJSON) => {
+    // Remove every key under `prefix` but prefix + a kept name. Done here, on the keys as JS strings: a key that went
+    // through Python and back is not always the same string (one with a NUL in it was not, and was never removed).
+    try {
+      const keep = new Set(JSON.parse(keepJSON).map((n) => prefix + n));
+      for (const k of Object.keys(localStorage)) if (k.startsWith(prefix) && !keep.has(k)) localStorage.removeItem(k);
+    } catch (e) { /* localStorage switched off: nothing to prune */ }
+  },
 };
 
 // ---------------------------------------------------------------- MicroPython
@@ -94,12 +140,13 @@ marks.files = Math.round(performance.now());
 try {
   mp.runPython(
     "import sys\nsys.path.insert(0, '/lib')\nsys.path.insert(0, '/')\nimport webhw\n" +
-    "page = webhw.Page(mode=" + JSON.stringify(mode) + ", seed=" + (seed === null ? "None" : String(parseInt(seed, 10))) + ")\n" +
+    "page = webhw.Page(mode=" + JSON.stringify(mode) + ", seed=" + (seed === null ? "None" : String(parseInt(seed, 10))) +
+    ", lang=" + JSON.stringify(lang) + ")\n" +
     "facts = webhw.setup_facts()\nkeys = webhw.pad_keys(0) + '|' + webhw.pad_keys(1)\n"
   );
 } catch (e) {
   // A board file the firmware refuses, a broken module: the device would print this on its REPL.
-  fail("The firmware could not start: " + String(e.message || e).trim().split("\n").pop());
+  fail(WORDS.notStarted + " " + String(e.message || e).trim().split("\n").pop());
   throw e;
 }
 const page = mp.globals.get("page");
@@ -111,7 +158,8 @@ const padKeys = mp.globals.get("keys").split("|");
 const getValue = mp._module.getValue;
 // Each `page.x` lookup makes a Python bound method that a JS proxy keeps alive until the JS GC finalizes it:
 // look the per-frame methods up once (measured: the MicroPython heap then stays flat instead of growing ~7 KB/s).
-const py = { step: page.step, info: page.info, narration: page.narration, key: page.key, bufAddress: page.buf_address };
+const py = { step: page.step, info: page.info, narration: page.narration, key: page.key, bufAddress: page.buf_address,
+  setLang: page.set_lang };
 let bufAddr = py.bufAddress();
 
 // ---------------------------------------------------------------- drawing
@@ -202,14 +250,14 @@ function scoreText(score) {
   // "b-w-d" from the firmware's scores.json counts for the mode being played (webhw.Page.info), or "".
   if (!score) return "";
   const [b, w, d] = score.split("-");
-  return WORDS.score.replace("{black}", b).replace("{white}", w).replace("{draws}", d);
+  return fill(WORDS.score, { black: b, white: w, draws: d });
 }
 function publicState() {
   const info = py.info();
   if (info !== lastInfo) {
     lastInfo = info;
     const [m, rot, , score] = info.split(",");
-    const title = site.modeTitles[m] || m;
+    const title = site.modeTitles[lang][m] || m;
     modeLines.forEach((el) => { el.textContent = title; });
     const st = scoreText(score);
     scoreLines.forEach((el) => { el.textContent = st; });
@@ -303,8 +351,6 @@ function key(pad, ch, down) {
 }
 for (const pad of [0, 1]) {
   const el = document.getElementById(pad ? "padB" : "padA");
-  el.setAttribute("aria-label", pad ? WORDS.padBAria : WORDS.padAAria);
-  el.querySelector(".padlabel").textContent = pad ? WORDS.padB : WORDS.padA;
   const grid = el.querySelector(".keys");
   const keys = padKeys[pad];
   grid.classList.toggle("wide", keys.length === 16); // a 4x4 pad (boards/sim.py)
@@ -332,15 +378,6 @@ for (const pad of [0, 1]) {
   for (const t of ["pointerup", "pointercancel", "pointerleave"]) el.addEventListener(t, up);
   el.addEventListener("contextmenu", (e) => e.preventDefault());
 }
-document.getElementById("menuhead").textContent = WORDS.menu;
-const menuList = document.getElementById("menuitems"); // the device's menu, as the terminal simulator lists it
-for (const [k, label] of site.menu) {
-  const dt = document.createElement("dt");
-  dt.textContent = k;
-  const dd = document.createElement("dd");
-  dd.textContent = label;
-  menuList.append(dt, dd);
-}
 const keymap = site.keymap; // tools/sim/terminal.py's two keyboard halves
 function keyEvent(e, isDown) {
   if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -353,23 +390,10 @@ function keyEvent(e, isDown) {
   }
 }
 document.addEventListener("keydown", (e) => keyEvent(e, true));
-const keyHelp = [0, 1].map((pad) => {
-  const inv = {};
-  for (const [k, ch] of Object.entries(keymap[pad])) inv[ch] = k;
-  const grid = ["123", "456", "789"].map((row) => [...row].map((ch) => inv[ch] || "?").join(" ")).join(" / ");
-  return WORDS.keyboardPad.replace("{pad}", "AB"[pad]).replace("{grid}", grid).replace("{star}", inv["*"]).replace("{hash}", inv["#"]);
-}).join("; ");
 const helpText = document.getElementById("helptext");
-for (const para of [WORDS.helpText, WORDS.keyboard + " " + keyHelp + "."]) {
-  const p = document.createElement("p");
-  p.textContent = para;
-  helpText.appendChild(p);
-}
 // The narration and the help fold away (a phone's panel is small); they share the panel, so opening one folds the other.
 const storyBox = document.getElementById("story"), helpBox = document.getElementById("help");
 const storyBtn = document.getElementById("storytoggle"), helpBtn = document.getElementById("helptoggle");
-storyBtn.textContent = WORDS.story;
-helpBtn.textContent = WORDS.help;
 function show(storyOpen, helpOpen) {
   storyBox.classList.toggle("closed", !storyOpen);
   storyBtn.setAttribute("aria-expanded", String(storyOpen));
@@ -381,7 +405,70 @@ storyBtn.addEventListener("click", () => show(storyBox.classList.contains("close
 helpBtn.addEventListener("click", () => { const open = helpText.hidden; show(!open, open); });
 document.addEventListener("keyup", (e) => keyEvent(e, false));
 
-document.getElementById("status").textContent = notice;
+// ---------------------------------------------------------------- the words, in the page's language
+const menuList = document.getElementById("menuitems"); // the device's menu, as the terminal simulator lists it
+const langBox = document.getElementById("langs");
+function applyWords() {
+  // Every word on the page from WORDS and the site's tables in `lang` (at the start, and when the switch is used).
+  document.documentElement.lang = lang;
+  document.title = WORDS.title;
+  canvas.setAttribute("aria-label", WORDS.matrixAria);
+  for (const pad of [0, 1]) {
+    const el = document.getElementById(pad ? "padB" : "padA");
+    el.setAttribute("aria-label", pad ? WORDS.padBAria : WORDS.padAAria);
+    el.querySelector(".padlabel").textContent = pad ? WORDS.padB : WORDS.padA;
+  }
+  document.getElementById("menuhead").textContent = WORDS.menu;
+  menuList.textContent = "";
+  for (const [k, label] of site.menu[lang]) {
+    const dt = document.createElement("dt");
+    dt.textContent = k;
+    const dd = document.createElement("dd");
+    dd.textContent = label;
+    menuList.append(dt, dd);
+  }
+  const keyHelp = [0, 1].map((pad) => {
+    const inv = {};
+    for (const [k, ch] of Object.entries(keymap[pad])) inv[ch] = k;
+    const grid = ["123", "456", "789"].map((row) => [...row].map((ch) => inv[ch] || "?").join(" ")).join(" / ");
+    return fill(WORDS.keyboardPad, { pad: "AB"[pad], grid, star: inv["*"], hash: inv["#"] });
+  }).join("; ");
+  helpText.textContent = "";
+  for (const para of [WORDS.helpText, WORDS.keyboard + " " + keyHelp + "."]) {
+    const p = document.createElement("p");
+    p.textContent = para;
+    helpText.appendChild(p);
+  }
+  storyBtn.textContent = WORDS.story;
+  helpBtn.textContent = WORDS.help;
+  langBox.setAttribute("aria-label", WORDS.language);
+  for (const b of langBox.children) {
+    b.setAttribute("aria-pressed", String(b.dataset.lang === lang));
+    b.title = site.words[b.dataset.lang].langName;
+  }
+  document.getElementById("status").textContent = notices.map(([k, v]) => fill(WORDS[k], v)).join(" \u00b7 ");
+  lastInfo = ""; // the mode line, score and pad B's label again, in this language
+  publicState();
+}
+function setLang(code) {
+  // The language switch: from now on the page, the narration and the menu speak `code`, and it is kept.
+  if (!site.langs.includes(code) || code === lang) return;
+  py.setLang(code);
+  lang = code;
+  WORDS = site.words[lang];
+  wts.lang = lang;
+  store.set(LANG_KEY, code);
+  applyWords();
+}
+for (const code of site.langs) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.dataset.lang = code;
+  b.textContent = site.words[code].langCode;
+  b.addEventListener("click", () => setLang(code));
+  langBox.appendChild(b);
+}
+applyWords();
 wts.ready = true;
 // Offline once loaded: the service worker keeps a copy of every file (https or 127.0.0.1 only; file:// cannot run the port anyway).
 if ("serviceWorker" in navigator && window.isSecureContext) {

@@ -13,7 +13,9 @@ import js
 import time
 
 import board_config as cfg  # the board file, copied in as on a device (tools/web build --board)
+from firmware import launcher
 from firmware.keypad import contacts, wiring
+from firmware.launcher import aside_name
 
 STORE_DIR = "/store"  # settings.json, scores.json, error.log: mirrored to localStorage
 STORE_KEY = "wts:"  # localStorage key prefix
@@ -21,14 +23,13 @@ _PERSIST_MS = 250  # how often the store directory is compared with localStorage
 MIN_HOLD_MS = 60  # a click is held at least this long: the firmware debounces over 2 scans of 10 ms
 MIN_GAP_MS = 50  # and the same key is let go this long before it is pressed again
 MAX_CATCH_UP_MS = 250  # a frame never runs more firmware time than this (a hidden tab does not replay minutes)
-# After a crash the firmware restarts, as firmware.launcher does on a device, but never gives up (issue 30: the page
-# used to stop for good after 5 crashes): the wait doubles from RESTART_MS up to MAX_RESTART_MS; HEALTHY_MS of play
-# without a crash forgives the earlier ones; the SET_ASIDE-th crash in a row sets the stored settings and scores
-# aside (they may be the cause) and the next start is on defaults.
-RESTART_MS = 1000
-MAX_RESTART_MS = 30000
-HEALTHY_MS = 60000
-SET_ASIDE = 3
+# A crash is handled as firmware/launcher.py handles it on a device, with its functions and constants (one home):
+# the same log, red status LEDs, pause (launcher.pause_ms), count that a healthy run starts again (launcher.ran_well)
+# and, at the launcher.SET_ASIDE_AT-th crash in a row, the stored settings and scores set aside (launcher.set_aside).
+# One difference, because a page has no chip: after launcher.MAX_RESTARTS crashes a device's main.py resets the chip,
+# whose next boot starts the count (and the short pauses) again; the page cannot reset and a reload brings nothing
+# new, so it never stops restarting and keeps launcher.PAUSE_MAX_MS between restarts (issue 30: the page used to stop
+# for six days after five crashes).
 IN = 0
 OUT = 1
 
@@ -275,8 +276,9 @@ class Entropy:
 # old "wts:files" index stopped the page or overwrote firmware files). A firmware file not listed here is not kept
 # (host_tests/test_web_store.py changes settings, crashes the firmware and checks every file it wrote is listed).
 STORE_FILES = ("settings.json", "scores.json", "error.log")
-ASIDE = ".bad"  # suffix of a stored file set aside after repeated crashes (kept for a look, never read by the firmware)
-STORE_NAMES = STORE_FILES + tuple(n + ASIDE for n in STORE_FILES if n.endswith(".json"))
+# ... and the settings and scores the launcher sets aside after crashes (kept for a look, never read by the firmware).
+STORE_NAMES = STORE_FILES + tuple(aside_name(n) for n in STORE_FILES if n.endswith(".json"))
+PAGE_KEYS = ("lang",)  # page.mjs's own localStorage keys ("wts:lang": the language chosen), kept beside the files
 MAX_STORED = 16384  # characters: a longer value is no file the firmware wrote (its error.log is bounded far below)
 
 
@@ -288,25 +290,33 @@ def _valid_stored(name, v):
     if name.endswith(".json"):
         import json
 
+        from firmware.storage import json_ok
+
         try:
-            return isinstance(json.loads(v), dict)
-        except Exception:  # not JSON, too deep, or a string the port cannot decode
+            # The grammar first, as the firmware's Store checks it: the port's json.loads also takes text that is no
+            # JSON ('{"seating"0}' read as seating 0).
+            return json_ok(v.encode()) and isinstance(json.loads(v), dict)
+        except Exception:  # too deep, or a string the port cannot encode or decode
             return False
     return True
 
 
 def restore_store():
     """localStorage -> the firmware's store directory (before the app starts). Returns {name: text} as restored.
-    Only STORE_NAMES are read; a bad value and any other "wts:" key (such as the old "wts:files" index) are
-    removed from localStorage, so a damaged entry costs one load, not every load."""
+    Only STORE_NAMES are read; a bad value and any other "wts:" key (such as the old "wts:files" index) but the
+    page's own (PAGE_KEYS) are removed from localStorage, so a damaged entry costs one load, not every load."""
     import json
     import os
+
+    ls = js.wtsStore  # page.mjs: localStorage calls that never throw
+    # Stray keys are removed by page.mjs itself, which compares the keys as JS strings: a key handed to Python and
+    # back is not always the same key (one with a NUL in it was never found again, and stayed).
+    ls.prune(STORE_KEY, json.dumps(STORE_NAMES + PAGE_KEYS))
 
     try:
         os.mkdir(STORE_DIR)
     except OSError:
         pass
-    ls = js.wtsStore  # page.mjs: localStorage calls that never throw
     saved = {}
     for name in STORE_NAMES:
         v = ls.get(STORE_KEY + name)
@@ -325,13 +335,6 @@ def restore_store():
         else:
             js.console.warn("stored %s was damaged: dropped (the firmware uses its defaults)" % name)
             ls.remove(STORE_KEY + name)
-    try:
-        keys = json.loads(ls.keys())
-    except Exception:
-        keys = []
-    for k in keys:
-        if isinstance(k, str) and k.startswith(STORE_KEY) and k[len(STORE_KEY):] not in STORE_NAMES:
-            ls.remove(k)
     return saved
 
 
@@ -367,27 +370,6 @@ def persist_store(saved):
             saved[name] = v
 
 
-def set_aside():
-    """Rename the stored settings and scores to NAME + ASIDE (replacing an older copy): the firmware starts on its
-    defaults, the suspect files stay for a look. Returns the names set aside."""
-    import os
-
-    out = []
-    for name in STORE_FILES:
-        if not name.endswith(".json"):
-            continue
-        src = STORE_DIR + "/" + name
-        if _read(src) is None:
-            continue
-        _remove(src + ASIDE)
-        try:
-            os.rename(src, src + ASIDE)
-            out.append(name)
-        except OSError:
-            _remove(src)
-    return out
-
-
 # ---------------------------------------------------------------- the page's device
 def build_hw(board, clock, entropy):
     from firmware.hw import build
@@ -395,15 +377,13 @@ def build_hw(board, clock, entropy):
     return build(cfg, pin_class(board), neopixel_class(board), clock, PWM=pwm_class(clock), entropy=entropy)
 
 
-def restart_delay(crashes):
-    """ms to wait before restarting after the `crashes`-th crash in a row: doubling, bounded, never forever."""
-    return min(RESTART_MS << min(crashes - 1, 8), MAX_RESTART_MS)
-
-
 class Page:
     """The firmware on the emulated board; step(now_ms) runs it up to the page's time and returns."""
 
-    def __init__(self, mode="attract", seed=None):
+    def __init__(self, mode="attract", seed=None, lang="en"):
+        import narrate
+
+        narrate.set_lang(lang)  # the narration's language (page.mjs chose it: ?lang=, the kept choice, the browser's)
         self.clock = PageClock()
         self.board = Board(self.clock)
         self.entropy = Entropy(seed)
@@ -412,7 +392,7 @@ class Page:
         self.mode = mode
         self.saved = restore_store()
         self.t_persist = 0
-        self.crashes = 0  # in a row: forgiven after HEALTHY_MS without one
+        self.crashes = 0  # in a row: started again by a healthy run (launcher.ran_well)
         self.rot = 1  # pad B's seating as last seen (kept while the firmware is down)
         self.aside = False  # the stored state was set aside (once per load: later crashes are not the stored state's)
         self.started = 0  # page time of the last start
@@ -482,32 +462,32 @@ class Page:
         return self.np.writes
 
     def _crash(self, e):
-        from firmware.launcher import format_exception, _status, LOG_NAME
-        from firmware.display import RED
-        from firmware.storage import append_log
-
-        if self.clock.now - self.started >= HEALTHY_MS:
+        # As firmware.launcher's restart loop (its own functions): count, log and show red, set aside, pause.
+        if launcher.ran_well(self.app, self.clock.now - self.started):
             self.crashes = 0  # it played well since the last start: an old crash says nothing about this one
         self.crashes += 1
         self.app = None  # the page says "crashed" until the restart
-        text = format_exception(e)
-        js.console.error("firmware crashed (%d in a row): %s" % (self.crashes, text))
-        note = ""
-        if self.crashes >= SET_ASIDE and not self.aside:
-            self.aside = True
-            names = set_aside()
-            if names:
-                note = "%d crashes in a row: %s set aside (renamed NAME%s); starting on defaults\n" % (
-                    self.crashes, " and ".join(names), ASIDE)
-                js.console.warn(note.strip())
-        append_log(STORE_DIR, LOG_NAME, "--- crash %d at %d ms\n%s%s" % (self.crashes, self.clock.ticks_ms(), text, note))
-        try:
-            _status(self.hw, cfg, RED)
-        except Exception:
-            pass
-        self.dead_until = self.clock.now + restart_delay(self.crashes)
+        launcher._crashed(cfg, self.hw, STORE_DIR, self.crashes, e)  # the traceback (console.log), error.log, red
+        wait = launcher.pause_ms(self.crashes)
+        last = launcher.format_exception(e).strip().split("\n")[-1]
+        js.console.error("firmware crashed (%d in a row): %s; restarting in %d s (the traceback is above and in "
+                         "error.log)" % (self.crashes, last, wait // 1000))
+        if self.crashes >= launcher.SET_ASIDE_AT and not self.aside:
+            self.aside = True  # once per load, as once per launch on a device
+            done = launcher.set_aside(STORE_DIR)
+            if done:
+                note = "%d crashes in a row: stored state set aside (%s); starting on defaults" % (self.crashes, done)
+                js.console.warn(note)
+                launcher._log(STORE_DIR, "--- set aside after %d crashes in a row: %s\n" % (self.crashes, done))
+        self.dead_until = self.clock.now + wait
 
     # -- what the page shows beside the matrix (never anything typed) ---------
+    def set_lang(self, code):
+        """Tell from now on in language `code` (the page's language switch; an unknown code: ValueError, no change)."""
+        import narrate
+
+        narrate.set_lang(code)
+
     def narration(self):
         """Sentences about the turn just revealed (or "\\f" for a new game), else ""."""
         return self.story.poll()
