@@ -13,6 +13,7 @@ import sys
 import types
 
 from firmware.hw_circuitpython import TICKS_PERIOD
+from tools.sim.fakehw import keep_last
 
 _MASK = TICKS_PERIOD - 1  # supervisor.ticks_ms() wraps at TICKS_PERIOD (2**29)
 
@@ -34,11 +35,13 @@ class FloatingRead(RuntimeError):
 class Runtime:
     """One fake CircuitPython board: its built-in modules, bound to a FakeBoard (pads, clock, frames), and the records tests read.
 
-    `pwm` is the list of (t_ms, frequency, duty_cycle) after every PWM change
-    (contract 3); `remounts` the storage.remount() calls; `claimed` the pins
+    `pwm` is the list of (t_ms, frequency, duty_cycle) after every PWM change, the latest
+    PWM_KEPT (contract 3); `remounts` the storage.remount() calls; `claimed` the pins
     in use. `in_boot` is True while boot.py runs (only then may CIRCUITPY be
     remounted, as on CircuitPython).
     """
+
+    PWM_KEPT = 2000   # as FakeBoard.TONES_KEPT: a few games back, a fixed size however long it runs
 
     def __init__(self, cfg, fake_board, readonly=True, seed=None):
         self.cfg = cfg
@@ -472,7 +475,7 @@ def _pwmio(rt):
             self._log()
 
         def _log(self):
-            rt.pwm.append((rt.clock.now, self._freq, self._duty))
+            keep_last(rt.pwm, (rt.clock.now, self._freq, self._duty), rt.PWM_KEPT)
 
         def _check(self):
             if self._deinited:

@@ -4,6 +4,8 @@ import os
 import boards
 from firmware.boardcheck import check as check_board
 from firmware.modes import MODE_NAMES
+from firmware.settings import SETTINGS_FILE, SCORES_FILE
+from firmware.storage import MAX_BYTES
 from tools.sim import guest, narrate
 from tools.sim.interface import SimDevice
 
@@ -50,6 +52,13 @@ def Device(board="pico", mode="2p", runtime="cpython", seed=None, store_dir=None
     if bots is not None and runtime != "cpython":
         raise ValueError("a bot of your own (--player) plays with --runtime cpython only: it runs as a program "
                          "on this computer, beside the simulated firmware")
+    if store_dir is not None:
+        # Every kind keeps its settings and scores there: a folder that cannot be made is said now, not found
+        # empty after a game.
+        try:
+            os.makedirs(store_dir, exist_ok=True)
+        except OSError as e:
+            raise ValueError("cannot keep settings and scores in %s: %s" % (store_dir, e.strerror or e))
     if runtime == "cpython":
         return CpythonDevice(cfg, board, mode, seed, store_dir, keep_frames, on_frame, on_say, bots)
     elif runtime == "rp2040":
@@ -117,10 +126,22 @@ class CpythonDevice(SimDevice):
         pass  # nothing outside this process
 
 
+# The files the firmware keeps in its store folder (firmware/settings.py): what a MicroPython guest's folder
+# mirrors to the host's --store DIR.
+STORE_FILES = (SETTINGS_FILE, SCORES_FILE)
+GUEST_STORE = "/store"   # the guest's folder for them (in the webassembly port's in-memory filesystem)
+
+
 class UpyDevice(SimDevice):
     """The same VirtualDevice, run inside real MicroPython (tools.upy.Session); frames come back as hex lines,
     sentences as `@N` lines, in the host's language (narrate.get_lang() when the device opens). The live Game,
-    the seating and the scores stay in the guest (None here)."""
+    the seating and the scores stay in the guest (None here).
+
+    With `store_dir` the guest's firmware keeps its settings and scores in GUEST_STORE, which lives in
+    Node's memory and ends with it: the files found in `store_dir` are copied in at the start, and each
+    one the firmware writes comes back as a `@S` line after the call that wrote it and is written to
+    `store_dir` (whole, then renamed, as the firmware writes it), so a run ended any way keeps what the
+    device had saved."""
 
     def __init__(self, cfg, board, mode, seed, store_dir=None, keep_frames=True, on_frame=None, on_say=None):
         from tools import upy
@@ -129,19 +150,31 @@ class UpyDevice(SimDevice):
             raise RuntimeError("--runtime micropython needs Node 20+ and tools/node/node_modules (./wts setup); "
                                "the default --runtime cpython needs neither")
         SimDevice.__init__(self, cfg, board, mode, "micropython", seed, keep_frames, on_frame, on_say)
-        self.session = upy.Session(files=guest_files(), timeout=900.0)  # a whole scripted game can run in one call
+        self.store_dir = store_dir
+        files = guest_files()
+        if store_dir is not None:
+            files.update(("%s/%s" % (GUEST_STORE.strip("/"), name), data) for name, data in kept_files(store_dir))
+        self.session = upy.Session(files=files, timeout=900.0)  # a whole scripted game can run in one call
         self._exec(
-            "import sys\nsys.path.insert(0, '/')\nimport vdevice, boards, narrate, ubinascii\n"
+            "import sys\nsys.path.insert(0, '/')\nimport os, vdevice, boards, narrate, ubinascii\n"
             "narrate.set_lang(%r)\n"
             "_fr = []\n"
             "def _on(t, raw):\n    _fr.append((t, ubinascii.hexlify(raw)))\n"
-            "dev = vdevice.VirtualDevice(boards.load(%r), mode=%r, seed=%d, store_dir=%r, on_frame=_on, keep_frames=False)\n"
+            "_store = %r\n_kept = {}\n"
+            "def _stored(name):\n    try:\n        with open(_store + '/' + name, 'rb') as f:\n"
+            "            return f.read()\n    except OSError:\n        return None\n"
+            "if _store:\n    try:\n        os.mkdir(_store)\n    except OSError:\n        pass\n"
+            "    for _n in %r:\n        _kept[_n] = _stored(_n)\n"
+            "dev = vdevice.VirtualDevice(boards.load(%r), mode=%r, seed=%d, store_dir=_store, on_frame=_on, keep_frames=False)\n"
             "def _say(kind, text):\n    _fr.append((dev.clock.now, '@N ' + kind + ' ' + text))\n"
             "narrate.watch(dev.app, _say)\n"
             "def _flush():\n    for t, h in _fr:\n"
             "        if isinstance(h, str):\n            print('@N', t, h[3:])\n"
             "        else:\n            print('@F', t, h.decode())\n    _fr.clear()\n"
-            % (narrate.get_lang(), board, mode, seed, store_dir)
+            "    for n in _kept:\n        d = _stored(n)\n"
+            "        if d is not None and d != _kept[n]:\n"
+            "            _kept[n] = d\n            print('@S', n, ubinascii.hexlify(d).decode())\n"
+            % (narrate.get_lang(), GUEST_STORE if store_dir is not None else None, STORE_FILES, board, mode, seed)
         )
 
     def _exec(self, code):
@@ -154,9 +187,26 @@ class UpyDevice(SimDevice):
             elif line.startswith("@N "):
                 _, t, kind, text = line.split(" ", 3)
                 self._say(int(t), kind, text)
+            elif line.startswith("@S "):
+                _, name, h = line.split(" ", 2)
+                self._keep(name, bytes.fromhex(h))
             else:
                 rest.append(line)
         return "\n".join(rest)
+
+    def _keep(self, name, data):
+        """A store file the guest's firmware wrote: the same bytes into store_dir (a temp file renamed over the
+        old one, as firmware/storage.py writes). A folder that refuses is what a full flash is to the device:
+        play goes on without saving."""
+        if self.store_dir is None or name not in STORE_FILES:
+            return
+        path = os.path.join(self.store_dir, name)
+        try:
+            with open(path + ".tmp", "wb") as f:
+                f.write(data)
+            os.replace(path + ".tmp", path)
+        except OSError:
+            pass
 
     def _press(self, pad, key):
         self._exec("dev.press(%d, %r)\n_flush()" % (pad, key))
@@ -190,6 +240,19 @@ class UpyDevice(SimDevice):
         s = self.__dict__.pop("session", None)
         if s is not None:
             s.close()
+
+
+def kept_files(store_dir):
+    """[(name, bytes)] of the STORE_FILES in `store_dir` (at most one byte more than the firmware reads: a
+    longer file is refused by it as too long either way)."""
+    out = []
+    for name in STORE_FILES:
+        try:
+            with open(os.path.join(store_dir, name), "rb") as f:
+                out.append((name, f.read(MAX_BYTES + 1)))
+        except OSError:
+            pass
+    return out
 
 
 def guest_files():

@@ -8,6 +8,20 @@ _TICKS_MASK = TICKS_PERIOD - 1
 _TICKS_HALF = TICKS_PERIOD >> 1
 
 
+def keep_last(items, item, keep):
+    """Append `item` to the record list `items`, first dropping its oldest entries when it holds `keep`:
+    a full record loses its oldest quarter at once (so trimming costs a constant per entry, not a shift of
+    the whole list each time), so it always holds at most `keep` and at least the latest three quarters.
+
+    Every record the simulator keeps goes through this, so a run of any length holds the same memory (a
+    tool that wants every entry takes it from a callback as it happens: on_frame, on_say). `keep` < 1 keeps
+    nothing."""
+    if len(items) >= keep:
+        del items[:len(items) - keep + 1 + keep // 4]
+    if keep > 0:
+        items.append(item)
+
+
 class Clock:
     """A virtual millisecond clock with MicroPython's time.ticks_* API; sleep_ms advances it instantly.
 
@@ -195,7 +209,8 @@ class NeoPixelFactory:
 
 class FakePWM:
     """Stands in for machine.PWM on the buzzer pin: freq(hz), duty_u16(d), deinit(); every change of
-    (freq, duty) is recorded on the board as (t_ms, freq, duty) in `board.tones`."""
+    (freq, duty) is recorded on the board as (t_ms, freq, duty) in `board.tones` (the latest
+    FakeBoard.TONES_KEPT)."""
 
     def __init__(self, board, pin, freq=0, duty_u16=0):
         self.board = board
@@ -289,6 +304,10 @@ class FakeBoard:
     """
 
     GND = GND  # the ground net's name, for models built on a board (tools/sim/circuitpython.py) without importing this module
+    # How much of its history the board keeps (keep_last): enough for a test to look back over a few games,
+    # and a fixed size however long the board runs (tools.sim.soak prints these lengths over many games).
+    TONES_KEPT = 2000
+    SHORTS_KEPT = 100
 
     def __init__(self, cfg, clock=None, strict=True):
         self.cfg = cfg
@@ -296,13 +315,13 @@ class FakeBoard:
         self.strict = strict
         self.pins = {}
         self.np = None
-        self.shorts = []  # (t_ms, description) of every short seen
+        self.shorts = []  # (t_ms, description) of the latest SHORTS_KEPT shorts seen
         self.on_pin = None  # callback(pin_id, level) for push-pull output pins (buzzer checks)
         self.on_frame = None  # callback(t_ms, wire_bytes)
         self.Pin = PinFactory(self)
         self.NeoPixel = NeoPixelFactory(self)
         self.PWM = PWMFactory(self)
-        self.tones = []  # (t_ms, freq, duty) each time the buzzer's PWM changes
+        self.tones = []  # (t_ms, freq, duty) each time the buzzer's PWM changes: the latest TONES_KEPT
         kind = getattr(cfg, "KEYPAD_TYPE", "matrix3x4")
         self.pads = (
             PadModel(getattr(cfg, "PAD_A_TYPE", kind), cfg.PAD_A),
@@ -393,7 +412,7 @@ class FakeBoard:
                     keys.append("%s%s" % ("AB"[n], key))
         text = "short: %s drives high and %s drives low on one net (keys held: %s)" % (
             _pin_name(hi), _pin_name(lo), " ".join(keys))
-        self.shorts.append((self.clock.now, text))
+        keep_last(self.shorts, (self.clock.now, text), self.SHORTS_KEPT)
         if self.strict:
             raise ShortCircuit(text)
 
@@ -421,7 +440,7 @@ class FakeBoard:
     def tone(self, freq, duty):
         """Record a buzzer change (FakePWM)."""
         if not self.tones or self.tones[-1][1] != freq or self.tones[-1][2] != duty:
-            self.tones.append((self.clock.elapsed(), freq, duty))
+            keep_last(self.tones, (self.clock.elapsed(), freq, duty), self.TONES_KEPT)
 
     def frame_written(self, buf):
         if self.on_frame is not None:

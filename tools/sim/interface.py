@@ -1,5 +1,6 @@
 """SimDevice, the one interface of every simulated device (the firmware in this process, in a MicroPython guest, on the emulated Pico, on a CircuitPython board's fakes): what the terminal UI, tools.render and the tests may use, and nothing else."""
 from firmware.display import color_offsets, strip_map
+from tools.sim.fakehw import keep_last
 
 NPIX = 83  # strip pixels the simulator reads: 81 cells + status A + status B
 
@@ -28,11 +29,11 @@ class SimDevice:
       computer players (the one drawn when none was given, so a game can be replayed).
     Frames (what the LEDs show, after gamma, brightness and the power cap)
       `last_pixels` the 83 (r, g, b) of the last frame in strip order (all dark before the
-      first), `t` its device time in ms, `frames` [(t, pixels)] when kept (`keep_frames`),
-      `on_frame(t, pixels)` called for each; `cell_pixels(pixels=None)` reorders a frame to
+      first), `t` its device time in ms, `frames` [(t, pixels)] the latest FRAMES_KEPT when kept
+      (`keep_frames`), `on_frame(t, pixels)` called for each; `cell_pixels(pixels=None)` reorders a frame to
       the 81 cells in board order (row * 9 + col, black's view), then status A, status B.
     Words (tools/sim/narrate.py)
-      `said` [(t, kind, sentence)], `on_say(t, kind, sentence)` called for each; `mode_now`
+      `said` [(t, kind, sentence)] the latest SAID_KEPT, `on_say(t, kind, sentence)` called for each; `mode_now`
       the firmware's current mode name (it follows the menu; the start mode where the
       runtime tells no words).
     What the runtime can report (None when it cannot say)
@@ -56,7 +57,14 @@ class SimDevice:
     `_tap`, `_move` with pad 0/1 and cell 0..80, `_advance`, `sync`, `run`, `board_rows`,
     `result_name`, `close`) and, when it can, `pad_b_turned`, `tally` and `game`; it hands
     every strip write to `_frame(t, wire_bytes)` and every sentence to `_say(t, kind, text)`.
+
+    A device runs for as long as it is used (the terminal, an attract-mode soak): what it keeps is
+    bounded (tools/sim/fakehw.py keep_last), what it streams (on_frame, on_say) is not.
     """
+
+    SAID_KEPT = 1000     # sentences: a few dozen games back, far more than a screen shows
+    FRAMES_KEPT = 3000   # decoded frames (the pixels' colours shared between frames, so each costs one list)
+    COLOURS_KEPT = 4096  # distinct colours shared before the table starts again (pulses fade through many)
 
     def __init__(self, cfg, board, mode, runtime, seed, keep_frames=True, on_frame=None, on_say=None):
         self.cfg = cfg
@@ -68,6 +76,7 @@ class SimDevice:
         self.on_say = on_say
         self.keep_frames = keep_frames
         self.frames = []
+        self._colours = {}
         self.on_frame = on_frame
         self.last_pixels = [(0, 0, 0)] * NPIX
         self.t = 0
@@ -85,7 +94,10 @@ class SimDevice:
         self.t = t
         self.last_pixels = px
         if self.keep_frames:
-            self.frames.append((t, px))
+            seen = self._colours
+            if len(seen) >= self.COLOURS_KEPT:
+                seen.clear()
+            keep_last(self.frames, (t, [seen.setdefault(c, c) for c in px]), self.FRAMES_KEPT)
         if self.on_frame is not None:
             self.on_frame(t, px)
 
@@ -93,7 +105,7 @@ class SimDevice:
         """One narrated sentence at device time t ms (kind "mode": the firmware changed mode, text its name)."""
         if kind == "mode":
             self.mode_now = text
-        self.said.append((t, kind, text))
+        keep_last(self.said, (t, kind, text), self.SAID_KEPT)
         if self.on_say is not None:
             self.on_say(t, kind, text)
 

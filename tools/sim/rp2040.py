@@ -10,6 +10,7 @@ from tools.sim.interface import SimDevice
 from tools.sim.keyscript import KEY_HOLD_MS as HOLD_MS, KEY_GAP_MS as GAP_MS, run_script  # a deliberate tap, as in every simulator
 
 STILL_MS = 500   # sync: the picture's colours unchanged this long = the firmware waits for input
+LINE_LIMIT = 1 << 16   # serial bytes without a newline: not the narrator's (its sentences are short), dropped
 SYNC_LIMIT_MS = 60000
 
 # What the chip runs instead of main.py's last lines: the same hardware from the same board file, but the
@@ -135,6 +136,8 @@ class Rp2040Device(SimDevice):
             if not chunk:
                 continue
             buf += chunk
+            if b"\n" not in buf and len(buf) > LINE_LIMIT:
+                buf = b""
             while b"\n" in buf:
                 line, buf = buf.split(b"\n", 1)
                 text = line.decode("utf-8", "replace").rstrip("\r")

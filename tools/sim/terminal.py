@@ -102,12 +102,15 @@ class KeyFeeder:
 
     The firmware debounces over 3 scans of its 5 ms tick (10-15 ms), so a key
     is held HOLD_MS and the next key on the same pad waits GAP_MS after the
-    release; typing faster than that just queues (nothing is dropped).
+    release; typing faster than that queues, up to QUEUED keys a pad (more
+    than anyone types ahead: a paste into the terminal must not queue minutes
+    of key presses), and a key beyond that is dropped.
     """
 
     HOLD_MS = 60
     GAP_MS = 50
     LONG_MS = 2300      # the firmware opens the menu after * is held 2000 ms
+    QUEUED = 32
 
     def __init__(self):
         self.queue = {"A": [], "B": []}        # (key, hold_ms)
@@ -121,7 +124,8 @@ class KeyFeeder:
         if hold_ms is None and now is not None and h and h[0] == key and not self.queue[pad]:
             self.held[pad] = (key, max(h[1], now + self.HOLD_MS))
             return
-        self.queue[pad].append((key, hold_ms or self.HOLD_MS))
+        if len(self.queue[pad]) < self.QUEUED:
+            self.queue[pad].append((key, hold_ms or self.HOLD_MS))
 
     def next_time(self, now):
         """Device time of the next press or release (or None)."""
@@ -360,7 +364,9 @@ def wrap(text, width):
 
 def story_lines(said, width, height, over=None, lesson=None, note=()):
     """The narration panel: a student's bot's trouble (`note`: lines, "| " ones are its stderr, dim), a lesson
-    caption or the game-over line (`over`, whole) in bold, then the newest sentences that fit."""
+    caption or the game-over line (`over`, whole) in bold, then the newest sentences that fit. Read from the
+    newest back, only as far as the panel has room (and, in the tutorial, back to the lesson's start): the
+    same work per frame however much has been said."""
     bold, dim, rst = "\x1b[1m", "\x1b[2m", RESET
     out = []
     for text in note:
@@ -370,14 +376,19 @@ def story_lines(said, width, height, over=None, lesson=None, note=()):
             out += [bold + fg(NOTE) + x + rst for x in wrap(text, max(10, width))]
     for text in ([lesson] if lesson else []) + ([over] if over else []):
         out += [bold + x + rst for x in wrap(text, max(10, width))]
-    if lesson:       # in the tutorial, only what this lesson's turn did
-        start = max([i for i, e in enumerate(said) if e[1] == "lesson"] or [0])
-        said = said[start:]
-    lines = [text for _, kind, text in said if kind not in ("mode", "lesson", narrate.K_GAME)]
     room = height - len(out) - 1
-    if lines and room > 0:
+    lines = []
+    if room > 0:
+        for _, kind, text in reversed(said):
+            if kind == "lesson" and lesson:     # in the tutorial, only what this lesson's turn did
+                break
+            if kind not in ("mode", "lesson", narrate.K_GAME):
+                lines.append(text)
+                if len(lines) == room:
+                    break
+    if lines:
         out.append(dim + narrate.word("happened") + rst)
-        out += ["  " + x for x in lines[-room:]]
+        out += ["  " + x for x in reversed(lines)]
     return [clip(x, width) for x in out[:max(0, height)]]
 
 

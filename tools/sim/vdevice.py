@@ -2,10 +2,10 @@
 # Uploaded into MicroPython guests as a plain top-level module beside fakehw and
 # keyscript (tools/sim/guest.py); on the host they are modules of tools.sim.
 try:
-    from tools.sim.fakehw import FakeBoard, SeededEntropy
+    from tools.sim.fakehw import FakeBoard, SeededEntropy, keep_last
     from tools.sim.keyscript import KEY_HOLD_MS, KEY_GAP_MS, run_script
 except ImportError:  # a MicroPython guest: no tools package, the modules sit at its root
-    from fakehw import FakeBoard, SeededEntropy
+    from fakehw import FakeBoard, SeededEntropy, keep_last
     from keyscript import KEY_HOLD_MS, KEY_GAP_MS, run_script
 
 
@@ -15,7 +15,10 @@ class VirtualDevice:
     Keys: press/release (contacts bounce unless bounce=False), tap, move (pads 0/1, cell 0..80),
     run(parse_script() actions); time: advance(ms), sync(); reading back: board_rows(),
     result_name(), report(). `app` is the App, `board` the FakeBoard, `clock` its Clock.
-    `seed=None` takes entropy from os.urandom, as the device does."""
+    `seed=None` takes entropy from os.urandom, as the device does. `frames` holds the latest
+    FRAMES_KEPT (t_ms, wire bytes) when `keep_frames`; `on_frame(t_ms, wire bytes)` gets every one."""
+
+    FRAMES_KEPT = 20000   # wire bytes are small: a whole scripted game fits, a run of any length stays this size
 
     def __init__(self, cfg, mode="2p", seed=0, store_dir=None, on_frame=None, keep_frames=True, bots=None, trace=None):
         from firmware.hw import build
@@ -25,7 +28,7 @@ class VirtualDevice:
         self.board = FakeBoard(cfg)
         self.clock = self.board.clock
         self.keep_frames = keep_frames
-        self.frames = []  # (t_ms, wire bytes)
+        self.frames = []  # (t_ms, wire bytes): the latest FRAMES_KEPT
         self.on_frame = on_frame
         self.board.on_frame = self._frame
         entropy = None if seed is None else SeededEntropy(seed)  # None: os.urandom, as on the device
@@ -45,7 +48,7 @@ class VirtualDevice:
             return  # nobody looks: no copy (keeps allocation measurements about the firmware)
         raw = bytes(buf)
         if self.keep_frames:
-            self.frames.append((t, raw))
+            keep_last(self.frames, (t, raw), self.FRAMES_KEPT)
         if self.on_frame is not None:
             self.on_frame(t, raw)
 
