@@ -131,3 +131,20 @@ def test_the_guest_board_keeps_bounded_records_in_micropython():
                   "print(len(b.tones), b.tones[-1][1])", files=guest_files())
     n, last = out.split()
     assert int(n) <= 10 and last == "1099"
+
+
+def test_a_student_bot_that_breaks_every_game_keeps_a_bounded_record():
+    """A long --player session with a bot that breaks in every game keeps only the latest failures
+    (each BotError carries up to 16 KB of stderr); the newest one is always there."""
+    from engine import Game
+    from tools.botproc import BotError
+    from tools.cmdbot import Seat
+
+    seat = Seat("cmd:true", name="crashy")
+    try:
+        for n in range(10 * Seat.FAILURES_KEPT):
+            seat.broke(BotError("crashy", "exited", code=n), Game(), "medium")
+        assert len(seat.failures) <= Seat.FAILURES_KEPT
+        assert seat.failures[-1].values == {"code": 10 * Seat.FAILURES_KEPT - 1}
+    finally:
+        seat.close()

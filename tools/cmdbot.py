@@ -3,6 +3,7 @@ from engine import WHITE
 from engine.bot import Bot
 from tools.botproc import BotError, BotProcess, cell_of, name_of, parse_spec, request
 from tools.sim import narrate
+from tools.sim.fakehw import keep_last
 
 NOTE_STDERR = 8  # lines of the bot's stderr the screen shows under the message (the end of a traceback)
 
@@ -28,6 +29,8 @@ class Seat:
     A web relay would use the same pieces: request() and cell_of() for the protocol, BotProcess for the
     program, BotError.say() and stderr for the words."""
 
+    FAILURES_KEPT = 20
+
     def __init__(self, command, name=None, timeout=None, blocking=False):
         self.command = command
         self.name = name or name_of(command)
@@ -35,7 +38,7 @@ class Seat:
         self.blocking = blocking
         self.broken = False  # broke in this game: the built-in computer plays on
         self.note = []  # the screen's lines about the bot (none while all is well)
-        self.failures = []  # every BotError so far, oldest first
+        self.failures = []  # the latest FAILURES_KEPT BotErrors, oldest first (a long session stays bounded)
 
     def bots(self):
         """The `bots` class for firmware.app.App (a class: the App makes one per computer seat and level)."""
@@ -74,7 +77,7 @@ class Seat:
         """The bot broke the protocol on `game`'s next turn: end it, say so, play on with the computer."""
         self.proc.close(grace=0)
         self.broken = True
-        self.failures.append(err)
+        keep_last(self.failures, err, self.FAILURES_KEPT)
         w = narrate.word
         self.note = [w("bot.broke", name=self.name, turn=game.turns + 1, why=err.say()),
                      w("bot.fallback", level=narrate.word("level." + level), name=self.name)]
