@@ -1,4 +1,4 @@
-"""Browser edition (issue 15): build() writes a static site that runs the device firmware in the official MicroPython webassembly port; serve() serves it on 127.0.0.1."""
+"""Browser edition (issue 15): build() writes a static site that runs the device firmware in the official MicroPython webassembly port; make_server() serves it on 127.0.0.1, with a student's bot in the computer's seat when asked (tools/web/relay.py)."""
 import base64
 import hashlib
 import json
@@ -39,6 +39,8 @@ PAGE_WORDS = {
         "padA": "A \u00b7 black",
         "padB": "B \u00b7 white",
         "padBComputer": "B \u00b7 white \u00b7 computer",
+        "padBBot": "B \u00b7 white \u00b7 your bot {name}",
+        "botRelay": "the page could not reach it through the server ({error})",
         "padAAria": "Pad A (black): secret keys",
         "padBAria": "Pad B (white): secret keys",
         "score": "black {black} \u2013 white {white} \u00b7 draws {draws}",
@@ -67,6 +69,8 @@ PAGE_WORDS = {
         "padA": "A \u00b7 zwart",
         "padB": "B \u00b7 wit",
         "padBComputer": "B \u00b7 wit \u00b7 computer",
+        "padBBot": "B \u00b7 wit \u00b7 jouw bot {name}",
+        "botRelay": "de pagina kon het niet bereiken via de server ({error})",
         "padAAria": "Toetsenblok A (zwart): geheime toetsen",
         "padBAria": "Toetsenblok B (wit): geheime toetsen",
         "score": "zwart {black} \u2013 wit {white} \u00b7 gelijk {draws}",
@@ -95,8 +99,8 @@ class WebBuildError(RuntimeError):
 
 def device_files(board="pico", compiled=True):
     """{guest path: bytes}: what a device gets from tools.deploy (engine/ and firmware/ under lib/, the board file as
-    board_config), compiled to .mpy as deploy does (compiled=False: the .py sources), plus the browser hardware layer
-    and tools/sim/narrate.py (as the top-level `narrate`) as source."""
+    board_config), compiled to .mpy as deploy does (compiled=False: the .py sources), plus the browser hardware layer,
+    the seat for a student's bot (webbot.py) and tools/sim/narrate.py (as the top-level `narrate`) as source."""
     import tempfile
 
     from tools import deploy
@@ -114,6 +118,7 @@ def device_files(board="pico", compiled=True):
             out[dev[:-len(".mpy")] + ".py"] = Path(src).read_bytes()
         out["board_config.py"] = deploy.board_file(board).read_bytes()
     out["webhw.py"] = (SITE_SRC / "webhw.py").read_bytes()
+    out["webbot.py"] = (SITE_SRC / "webbot.py").read_bytes()
     out["lib/narrate.py"] = (ROOT / "tools" / "sim" / "narrate.py").read_bytes()
     return out
 
@@ -327,8 +332,11 @@ MIME = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "applicati
         ".webmanifest": "application/manifest+json", ".png": "image/png"}
 
 
-def make_server(directory, port=0, quiet=True):
-    """An HTTP server for `directory` on 127.0.0.1 (port 0: any free one); call serve_forever() or use serve_in_thread()."""
+def make_server(directory, port=0, quiet=True, player=None, reply_timeout=None):
+    """An HTTP server for `directory` on 127.0.0.1 (port 0: any free one); call serve_forever() or use serve_in_thread().
+    `player` ("[NAME=]cmd:COMMAND", as tools.sim's --player; ValueError if it is not one): the page's computer seat
+    is that bot, run by this server (tools/web/relay.py: its endpoint; server_close() ends every bot process).
+    Without it the server only serves the files."""
     import functools
     import http.server
 
@@ -344,13 +352,31 @@ def make_server(directory, port=0, quiet=True):
             if not quiet:
                 super().log_message(fmt, *args)
 
-    return http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=str(directory)))
+    if player is None:
+        return http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=str(directory)))
+    from tools.botproc import parse_spec
+    from tools.web import relay as relay_mod
+
+    name, command = parse_spec(player)
+    bots = relay_mod.Relay(command, name, reply_timeout)
+
+    class PlayerServer(http.server.ThreadingHTTPServer):
+        relay = bots
+
+        def server_close(self):
+            self.relay.close()  # first: a request waiting for a bot is answered at once
+            super().server_close()
+
+    srv = PlayerServer(("127.0.0.1", port), functools.partial(relay_mod.handler_class(Handler, bots), directory=str(directory)))
+    bots.start()
+    return srv
 
 
-def serve_in_thread(directory, port=0):
-    """(server, url): the site served from a daemon thread; server.shutdown() stops it."""
+def serve_in_thread(directory, port=0, **kw):
+    """(server, url): the site served from a daemon thread (`kw`: make_server's); server.shutdown() stops it and
+    server.server_close() ends what it started."""
     import threading
 
-    srv = make_server(directory, port)
+    srv = make_server(directory, port, **kw)
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     return srv, "http://127.0.0.1:%d/" % srv.server_address[1]

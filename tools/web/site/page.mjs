@@ -117,6 +117,66 @@ window.wtsStore = {
   },
 };
 
+// ---------------------------------------------------------------- a student's bot in the computer's seat
+// Only in a page served by `python -m tools.web serve --player cmd:COMMAND`: that server adds the bot's name to its
+// site.json and runs the command itself (tools/web/relay.py); a static copy of the site has no such seat. The page
+// only ever sends the board the computer is asked about (webbot.py's request, made before any key of the turn is
+// read), and learns the answer: {"cell": "e5"}, or why the bot broke the protocol.
+const player = site.player && /^[A-Za-z][A-Za-z0-9_]{0,63}$/.test(site.player.name) ? site.player.name : null;
+wts.player = player;
+const relay = { session: "", game: -1, ticket: 0, answer: "", ctrl: null, live: false };
+function botUrl(path, game) {
+  return path + "?session=" + relay.session + (game === undefined ? "" : "&game=" + game);
+}
+if (player) {
+  relay.session = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+  const failed = (why) => JSON.stringify({ error: { reason: "relay", why: fill(WORDS.botRelay, { error: why }) } });
+  window.wtsBot = {
+    // webbot.WebSeat.ask: post the request line of game number `game`; returns its ticket (the last one wins).
+    ask: (game, line) => {
+      if (relay.ctrl) relay.ctrl.abort();
+      const ticket = ++relay.ticket;
+      const ctrl = (relay.ctrl = new AbortController());
+      relay.answer = "";
+      relay.game = game;
+      relay.live = true;
+      fetch(botUrl("bot", game), { method: "POST", headers: { "Content-Type": "application/json" }, body: line,
+        signal: ctrl.signal, cache: "no-store" })
+        .then(async (res) => {
+          let body = null;
+          try { body = await res.json(); } catch (e) { /* not JSON: said below */ }
+          if (res.ok && body && (typeof body.cell === "string" || body.error)) return JSON.stringify(body);
+          return failed("HTTP " + res.status + (body && body.error && body.error.why ? ": " + body.error.why : ""));
+        }, (e) => failed(String(e.message || e)))
+        .then((text) => {
+          if (ticket !== relay.ticket || ctrl.signal.aborted) return; // a newer request, or the game is gone
+          relay.answer = text;
+          relay.ctrl = null;
+        });
+      return ticket;
+    },
+    // webbot.WebSeat.answer: the answer to request `ticket` (JSON text) once it is there, else "" (never waits).
+    poll: (ticket) => {
+      if (ticket !== relay.ticket || !relay.answer) return "";
+      const text = relay.answer;
+      relay.answer = "";
+      return text;
+    },
+  };
+}
+function botEnd() {
+  // The game the bot played is over and no other followed (another mode): its process ends now, not at the next one.
+  if (!relay.live) return;
+  relay.live = false;
+  relay.ticket++;
+  if (relay.ctrl) { relay.ctrl.abort(); relay.ctrl = null; }
+  fetch(botUrl("bot/end", relay.game), { method: "POST", keepalive: true }).catch(() => {});
+}
+if (player) {
+  // A closed (or reloaded) page ends its bot's process.
+  addEventListener("pagehide", () => { relay.live = false; fetch(botUrl("bot/close"), { method: "POST", keepalive: true }).catch(() => {}); });
+}
+
 // ---------------------------------------------------------------- MicroPython
 const mp = await loadMicroPython({
   heapsize: site.heapsize,
@@ -141,7 +201,7 @@ try {
   mp.runPython(
     "import sys\nsys.path.insert(0, '/lib')\nsys.path.insert(0, '/')\nimport webhw\n" +
     "page = webhw.Page(mode=" + JSON.stringify(mode) + ", seed=" + (seed === null ? "None" : String(parseInt(seed, 10))) +
-    ", lang=" + JSON.stringify(lang) + ")\n" +
+    ", lang=" + JSON.stringify(lang) + ", player=" + (player ? JSON.stringify(player) : "None") + ")\n" +
     "facts = webhw.setup_facts()\nkeys = webhw.pad_keys(0) + '|' + webhw.pad_keys(1)\n"
   );
 } catch (e) {
@@ -265,7 +325,8 @@ function publicState() {
     table.classList.toggle("side", rot !== "1");
     const computer = site.computerModes.includes(m); // pad B is the computer's seat: its keys are ignored
     table.classList.toggle("computer", computer);
-    labelB.textContent = computer ? WORDS.padBComputer : WORDS.padB;
+    labelB.textContent = !computer ? WORDS.padB : player ? fill(WORDS.padBBot, { name: player }) : WORDS.padBComputer;
+    if (!computer) botEnd();
     document.getElementById("menuhelp").hidden = m !== "menu";
   }
   const lines = py.narration();
@@ -275,6 +336,7 @@ function publicState() {
       for (const list of [story, echo]) {
         const li = document.createElement("li");
         li.textContent = line;
+        if (line.startsWith("| ")) li.className = "stderr"; // what a student's bot wrote on stderr (webbot.py)
         list.appendChild(li);
       }
       wts.narration.push(line);

@@ -380,7 +380,7 @@ def build_hw(board, clock, entropy):
 class Page:
     """The firmware on the emulated board; step(now_ms) runs it up to the page's time and returns."""
 
-    def __init__(self, mode="attract", seed=None, lang="en"):
+    def __init__(self, mode="attract", seed=None, lang="en", player=None):
         import narrate
 
         narrate.set_lang(lang)  # the narration's language (page.mjs chose it: ?lang=, the kept choice, the browser's)
@@ -400,6 +400,12 @@ class Page:
         self.next_tick = 0
         self.app = None
         self.story = Story()
+        # A student's bot in the computer's seat (a page served with --player; site.json names it): webbot.py.
+        self.seat = None
+        if player:
+            from webbot import WebSeat
+
+            self.seat = WebSeat(player, self.mode_now, self.story.note)
         self._start()
 
     def _start(self):
@@ -409,12 +415,19 @@ class Page:
         self.started = self.clock.now
         self.next_tick = self.clock.now
         try:
-            app = App(self.hw, cfg, mode=self.mode, store_dir=STORE_DIR)  # after a crash too, as firmware.launcher
+            app = App(self.hw, cfg, mode=self.mode, store_dir=STORE_DIR,  # after a crash too, as firmware.launcher
+                      bots=self.seat.bots() if self.seat is not None else None)
             self.story.attach(app)
         except Exception as e:  # a start that fails (a stored value the firmware chokes on) is a crash like any other
             self._crash(e)
             return
         self.app = app
+
+    def mode_now(self):
+        """The App's mode number (the mode it starts in while it is being made: its first game asks at once)."""
+        from firmware.modes import mode_number
+
+        return self.app.mode if self.app is not None else mode_number(self.mode)
 
     def buf_address(self):
         import uctypes
@@ -566,6 +579,11 @@ class Story:
             self.lines.append("\f")
         self.turns = t
         self.lines.append(text)
+
+    def note(self, lines):
+        """Lines about a student's bot (webbot.WebSeat: why it broke, the end of its stderr), told as they come."""
+        for line in lines:
+            self.lines.append(line)
 
     def poll(self):
         if not self.lines:
