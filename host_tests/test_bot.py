@@ -133,7 +133,9 @@ def test_quiet_pair_shortcut_equals_full_rescoring(level):
     for k, g in enumerate(random_positions(12, seed=21)):
         color = BLACK if k % 2 else WHITE
         bot = Bot(level, 2)
-        bot._lv = dict(bot._lv, noise=0)  # a copy: the level records are shared
+        rec = bytearray(bot._lv)  # a copy: the level records are shared
+        rec[3] = 0  # no payoff noise (tables._P_NOISE)
+        bot._lv = bytes(rec)
         run_to_phase(bot, g, color, _PH_FP)
         w = bot._w
         h = Game()
@@ -310,9 +312,8 @@ def test_a_few_games_are_statistically_sane():
 # --- the package's structure ---------------------------------------------------------
 
 
-def test_a_const_declared_in_several_modules_has_one_value():
-    """MicroPython folds const() per module, so each module of engine/bot declares the consts it uses;
-    a name declared in two of them must mean the same there."""
+def _bot_consts():
+    """{const name: {module: value}} of every `_NAME = const(...)` in engine/bot."""
     import importlib
     import re
 
@@ -322,9 +323,38 @@ def test_a_const_declared_in_several_modules_has_one_value():
         mod = importlib.import_module(name)
         for const in re.findall(r"^(\w+) = const\(", path.read_text(), re.M):
             seen.setdefault(const, {})[name] = getattr(mod, const)
-    shared = {c: where for c, where in seen.items() if len(where) > 1}
-    assert "_MAXK" in shared and len(shared["_MAXK"]) >= 4  # the check sees the duplicates
+    return seen
+
+
+def test_a_const_declared_in_several_modules_has_one_value():
+    """MicroPython folds const() per module, so each module of engine/bot declares the consts it uses;
+    a name declared in two of them must mean the same there."""
+    shared = {c: where for c, where in _bot_consts().items() if len(where) > 1}
+    assert "_MAXK" in shared and len(shared["_MAXK"]) >= 3  # the check sees the duplicates
     assert {c: where for c, where in shared.items() if len(set(where.values())) > 1} == {}
+
+
+def test_the_engines_values_copied_as_consts_are_the_engines():
+    """The modules of engine/bot copy the engine's values they need as consts (an imported name
+    is a slot in a module's globals on the device): _BLACK, _WALL, _ONGOING, ... must be the
+    engine's BLACK, WALL, ONGOING, each _OP_X the engine's turn-record opcode EV_X (the
+    evaluation replays the record by them), and _NLINES the number of lines the tables hold."""
+    import engine
+    from engine.bot import evaluate
+
+    checked = 0
+    for const, where in _bot_consts().items():
+        for module, value in where.items():
+            if const.startswith("_OP_"):
+                assert value == getattr(engine, "EV_" + const[4:]), (module, const)
+                checked += 1
+            elif const[1:] in ("BLACK", "WHITE", "WALL", "ONGOING", "BLACK_WON", "WHITE_WON"):
+                assert value == getattr(engine, const[1:]), (module, const)
+                checked += 1
+            elif const == "_NLINES":
+                assert value == len(evaluate.LS) == len(evaluate.LST), module
+                checked += 1
+    assert checked >= 15  # the check sees them (5 opcodes, the colours, the wall, the results, the lines)
 
 
 def test_the_phases_run_in_the_order_of_their_numbers():
@@ -756,8 +786,8 @@ _READ_AND_PUNISHED = (
 def test_no_reply_anywhere_on_the_board_beats_hards_strategy():
     """Against the mixed strategy hard plays (its rows, weighted as sampled), the opponent's best
     reply over every empty cell gains at most a turtle over the value the strategy guarantees
-    against its columns: the reply search (replies.py) put the cells that did better among them."""
-    from engine.bot.replies import _REPLY_GAIN
+    against its columns: the reply search (solve.py) put the cells that did better among them."""
+    from engine.bot.solve import _REPLY_GAIN
 
     g = Game()
     trial = Game()
@@ -816,9 +846,9 @@ def test_payoffs_are_squashed_below_a_decided_game(level):
                 for j in range(bot._nc):
                     v = w.m[i * _MAXK + j]
                     if abs(v) >= _LOSS:
-                        assert _LOSS <= abs(v) <= _WIN + bot._lv["noise"]
+                        assert _LOSS <= abs(v) <= _WIN + bot._lv[3]
                     else:
-                        assert abs(v) < _SQUASH + bot._lv["noise"], (k, color, i, j, v)
+                        assert abs(v) < _SQUASH + bot._lv[3], (k, color, i, j, v)
                         seen = max(seen, abs(v))
     assert seen > _SQUASH // 2  # the open four's pairs were scored, flattened (9,000+ before)
 

@@ -1,22 +1,33 @@
 """Computer opponent (easy/medium/hard): a resumable, seeded, allocation-free search of the position alone; device + CPython. This module is the Bot and its resumable move (start(), then step() through the phases in order) and, with LEVELS, SLICE_UNITS, board() and work(), the package's public API.
 
 The package, one concern per module, in the order a move uses them:
-  tables.py      level parameters, window weights, the padded board's lines and the tables
-                 built from them at import; the scratch memory every Bot shares (Work, board())
+  tables.py      level parameters; the scratch memory every Bot shares (Work, board())
   candidates.py  the root scan (heuristic, egg timing) and the candidate moves; easy's pick
-  evaluate.py    the line walk and every score: one cell, a quiet pair, a trial turn, the squash
+  evaluate.py    the padded board's lines and the window tables built from them at import,
+                 the line walk and every score: one cell, a quiet pair, a trial turn, the payoff
   solve.py       the matrix game: its payoffs (pairs played on the trial Game), fictitious
-                 play, the collision column, the pick from the mixed strategy
-  replies.py     the opponent's best reply over the whole board (hard)
+                 play, the columns it gains (the collision column, the opponent's best
+                 replies over the whole board: hard), the pick from the mixed strategy
 Why each number is what it is: docs/bot-experiments.md; what a move costs
 in fuel, time and heap: python -m tools.bench --only bot. MicroPython folds
 const() per module, so a module declares each const it uses, and
 host_tests/test_bot.py checks that a name has one value in all of them.
 """
 from engine._compat import const, heap_lock, heap_unlock
-from engine import BLACK, WHITE, ONGOING, PAD
 from engine.bot.tables import LEVELS, PARAMS, work, board  # noqa: F401  (LEVELS, board: the public API)
-from engine.bot import candidates, solve, replies
+from engine.bot import candidates, solve
+
+# The engine's values (test_bot checks them): consts, not imported names,
+# since every imported name is a slot in this module's globals on the device.
+_BLACK = const(1)
+_WHITE = const(2)
+_ONGOING = const(0)
+# Fields of a level's record (tables.PARAMS)
+_P_ROWS = const(0)
+_P_COLS = const(1)
+_P_THREATS = const(4)
+_P_ANT = const(5)
+_P_REPLIES = const(6)
 
 # Phases of a move (Bot._ph), in the order they run. Medium and hard:
 # PRE SCAN TOP ANT_OPP ANT_OWN BRK DELTA PAIRS FP, then DELTA PAIRS FP
@@ -32,7 +43,7 @@ _PH_BRK = const(6)  # a capture of ours that may break the opponent's four, as a
 _PH_DELTA = const(7)  # each candidate's line changes alone (solve.deltas; cursor _cand)
 _PH_PAIRS = const(8)  # the payoff matrix (solve.pairs; cursor _pair)
 _PH_FP = const(9)  # fictitious play (solve.fp; cursor _fpit)
-_PH_REPLIES = const(10)  # the opponent's best replies over the board (replies.search; cursor _cell)
+_PH_REPLIES = const(10)  # the opponent's best replies over the board (solve.search; cursor _cell)
 _PH_PICK = const(11)  # sample the mixed strategy (solve.pick)
 _PH_DONE = const(12)  # the answer is in _res
 
@@ -41,8 +52,8 @@ _PH_DONE = const(12)  # the answer is in _res
 # each item, each measured alone in one step() over all positions of the
 # shared random games (hard), so step(SLICE_UNITS) stays inside one slice
 # (python -m tools.bench --only bot prints the worst slice). The items of a
-# phase with many are charged where they run (candidates.py, solve.py,
-# replies.py); the single-item phases here.
+# phase with many are charged where they run (candidates.py, solve.py);
+# the single-item phases here.
 _U_STEP = const(2)  # entering step(): dispatch, locals
 _U_PRE = const(17)  # the egg-timing prologue: 8 line walks
 _U_TOP = const(28)  # the best candidates of both sides over 81 cells
@@ -90,11 +101,10 @@ class Bot:
 
     def __init__(self, level="hard", seed=0):
         if level not in PARAMS:
-            raise ValueError("unknown level %r (easy, medium, hard)" % (level,))
-        self.level = level
-        lv = self._lv = PARAMS[level]  # read by name where it is used (tables.PARAMS)
-        self._kr = lv["rows"]  # (these two are read on every line walk and phase: copied)
-        self._threats = lv["threats"]
+            raise ValueError("level %r: easy, medium or hard" % (level,))
+        lv = self._lv = PARAMS[level]  # its record (tables.py), read by field where it is used
+        self._kr = lv[_P_ROWS]  # (these two are read on every line walk and phase: copied)
+        self._threats = lv[_P_THREATS]
         self._hi = 0
         self._lo = 0
         self.reseed(seed)
@@ -104,7 +114,7 @@ class Bot:
         self._w = work(self._kr > 0)
         # Every attribute of a move exists from here: no dict growth in a move.
         self._ph = _PH_IDLE
-        self._color = BLACK
+        self._color = _BLACK
         self._res = -1
         self._egg = -1  # padded cell of the oldest egg, -1: none
         # the root scan (candidates.py)
@@ -113,10 +123,6 @@ class Bot:
         self._f4 = 0  # ... its fours (packed black * 1024 + white) ...
         self._mat = 0  # ... and its material (black's turtles - white's)
         self._lf = 0  # evaluate.walk's fours result
-        self._capvb = 0  # heuristic values of this move (candidates.pre)
-        self._capvw = 0
-        self._capdb = 0
-        self._capdw = 0
         # the matrix (solve.py)
         self._nr = 0  # rows (our candidates) and columns (the opponent's)
         self._nc = 0
@@ -131,13 +137,12 @@ class Bot:
         self._fi = 0  # the row fictitious play plays next ...
         self._gap = 0  # ... and its duality gap so far
         self._redo = 0  # the collision column was considered in this move
-        # the reply search (replies.py)
+        # the reply search (solve.py)
         self._rounds = 0  # rounds still to run in this move
-        self._cell = 0  # cursor of REPLIES: pass * 81 + index in tables.ORDER
+        self._cell = 0  # cursor of REPLIES: pass * 81 + index in evaluate.ORDER
         self._oi = 0  # the row a reply's evaluation is at
         self._ov = 0  # that reply's value so far
-        self._rspent = 0  # units spent in this round (replies._REPLY_BUDGET)
-        self._vmin = 0
+        self._rspent = 0  # units spent in this round (solve._REPLY_BUDGET)
         self._ob1 = 0
         self._ob2 = 0
         self._ob1v = 0
@@ -176,9 +181,6 @@ class Bot:
         self._lo = lo
         return ((hi & 0x3FFF) << 16) | lo
 
-    def _below(self, n):
-        return self._rand() % n
-
     # --- the move ------------------------------------------------------------
     def choose(self, game, color):
         """An empty cell (0..80) for `color` (BLACK or WHITE) in `game`'s position: start() + step() until done.
@@ -195,15 +197,16 @@ class Bot:
 
     def start(self, game, color):
         """Begin a move for `color` in `game`'s position (read now, never again). ValueError if there is none."""
-        if color != BLACK and color != WHITE:
-            raise ValueError("color must be BLACK (1) or WHITE (2)")
-        if game.result != ONGOING or game.empty == 0:
+        if color != _BLACK and color != _WHITE:
+            raise ValueError("color: BLACK (1) or WHITE (2)")
+        if game.result != _ONGOING or game.empty == 0:
             raise ValueError("no move: the game is over")
         w = self._w
         w.owner = self
         # One slice copy instead of 81 cell() calls.
         game.copy_padded(w.bd)
-        self._egg = PAD[game.egg(0)] if game.egg_count else -1
+        e = game.egg(0) if game.egg_count else -1
+        self._egg = e + 12 + 2 * (e // 9) if e >= 0 else -1  # its padded cell (engine.PAD[e])
         if self._kr and game is not w.g:
             w.g.copy_from(game)  # once per move (none when given board()); each pair is play() + undo()
         self._color = color
@@ -212,7 +215,7 @@ class Bot:
         self._half = 0
         self._spent = 0
         self._redo = 0
-        self._rounds = self._lv["replies"]
+        self._rounds = self._lv[_P_REPLIES]
         self._fpused = 0
 
     def step(self, units):
@@ -223,7 +226,7 @@ class Bot:
         first item of a call runs even if it costs more than `units`.
         After the answer, further calls return it again.
 
-        A phase of many items (a function of candidates, solve or replies)
+        A phase of many items (a function of candidates or solve)
         runs them while they fit and returns the units left when the phase
         is done (the next phase starts here), or None when its next item
         does not fit: the slice ends there.
@@ -232,11 +235,11 @@ class Bot:
         if ph == _PH_DONE:
             return self._res
         if ph == _PH_IDLE:
-            raise ValueError("no move in progress: call start() first")
+            raise ValueError("no move started: call start()")
         w = self._w
         if w.owner is not self:
             self._ph = _PH_IDLE
-            raise ValueError("another Bot started a move since start(): call start() again")
+            raise ValueError("another Bot's move began: start() again")
         # The heap is locked while the move's items run: MicroPython then
         # keeps every function's frame on the stack instead of allocating
         # the bigger ones on the heap for each call, whose cost grows with the
@@ -273,12 +276,12 @@ class Bot:
                     self._res = candidates.easy(self)
                     self._ph = _PH_DONE
                     return self._res
-                candidates.top(self, self._color, self._kr, self._lv["cols"])
+                candidates.top(self, self._color, self._kr, self._lv[_P_COLS])
                 w.clean = False  # the matrix arrays are about to be written over them (see Work.grow)
                 left -= _U_TOP
                 self._j0 = 0
                 self._cand = 0
-                self._ph = _PH_ANT_OPP if self._lv["ant"] else _PH_DELTA
+                self._ph = _PH_ANT_OPP if self._lv[_P_ANT] else _PH_DELTA
             elif ph == _PH_ANT_OPP:
                 if not first and left < _U_ANT:
                     return -1
@@ -316,15 +319,15 @@ class Bot:
                 if solve.collide(self):  # solve again with the dominant row's cell as a column
                     self._cand = self._nr + self._j0
                     self._ph = _PH_DELTA
-                elif replies.begin(self):
+                elif solve.begin(self):
                     self._ph = _PH_REPLIES
                 else:
                     self._ph = _PH_PICK
             elif ph == _PH_REPLIES:
-                left = replies.search(self, left, first)
+                left = solve.search(self, left, first)
                 if left is None:
                     return -1
-                if replies.join(self):  # solve again with the replies that beat the strategy
+                if solve.join(self):  # solve again with the replies that beat the strategy
                     self._cand = self._nr + self._j0
                     self._ph = _PH_DELTA
                 else:

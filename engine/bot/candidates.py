@@ -1,11 +1,13 @@
 """What the bot considers: the root scan (every line's score and fours, each empty cell's heuristic for both colours, egg timing), the candidate moves drawn from it, and easy's pick."""
 from engine._compat import const
-from engine import BLACK, WHITE, PAD, UNPAD
-from engine.bot.tables import DIRS, LINE_AT, CEN, KHB
-from engine.bot.evaluate import walk
+from engine import PAD, UNPAD
+from engine.bot.evaluate import DIRS, LINE_AT, CEN, KHB, walk
 
+_BLACK = const(1)  # the engine's values (test_bot checks them)
+_WHITE = const(2)
 _MAXK = const(10)  # most candidates per side (tables.py)
-_NLINES = const(40)  # lines of 4+ cells (tables.py)
+_P_ANT = const(5)  # a field of the level's record (tables.py)
+_NLINES = const(40)  # lines of 4+ cells (evaluate.py)
 _U_LINE = const(3)  # units for one line of the root scan (__init__.py), heuristics too
 # Heuristic values of an empty cell, and of clamp threats in the evaluation
 _THREAT = const(22)  # one open clamp threat (N empty, x y enemy, A own) ...
@@ -13,7 +15,7 @@ _THREAT_EGG = const(8)  # ... worth more while eggs wait to hatch for the captur
 _CAPV = const(90)  # a capture available on this cell
 _CAPV_EGG = const(40)  # ... plus this when an egg would hatch for us
 _CAPD = const(60)  # taking the cell denies the opponent's capture
-_HOT = const(3000)  # a line change this big is a five (the egg's hatch here; replies.py too)
+_HOT = const(3000)  # a line change this big is a five (the egg's hatch here; solve.py too)
 _EARLY = const(3)  # candidates added after the heuristic's (captures) are inserted here, not appended
 
 
@@ -54,8 +56,8 @@ def pre(b):
         if b._kr:
             # what that hatchling would do to the lines (a hatch into a
             # five is as good as a win threat)
-            gb = _egg_gain(b, e0, BLACK)
-            gw = -_egg_gain(b, e0, WHITE)
+            gb = _egg_gain(b, e0, _BLACK)
+            gw = -_egg_gain(b, e0, _WHITE)
             if gb > 0:
                 gb = (gb * 3) >> 2
                 capvb += gb
@@ -74,10 +76,11 @@ def pre(b):
                 capvb += (gw * 13) >> 4
             if gb >= _HOT:
                 capvw += (gb * 13) >> 4
-    b._capvb = capvb
-    b._capvw = capvw
-    b._capdb = capdb
-    b._capdw = capdw
+    cap = w.cap
+    cap[0] = capvb
+    cap[1] = capvw
+    cap[2] = capdb
+    cap[3] = capdw
     if b._kr:
         tsc = w.tsc
         for i in range(9):
@@ -150,7 +153,7 @@ def top(b, color, kr, kc):
     w = b._w
     bd = w.bd
     cen = CEN
-    if color == BLACK:
+    if color == _BLACK:
         hm = w.hb
         ho = w.hw
     else:
@@ -232,7 +235,7 @@ def anticipate(b, own):
         n = b._nc
         who = 3 - b._color
         at = _MAXK
-    most = b._lv["ant"]
+    most = b._lv[_P_ANT]
     pad = PAD
     unpad = UNPAD
     dirs = DIRS
@@ -285,7 +288,7 @@ def breaks(b, out, n, who, most):
     one that did not existed: docs/bot-experiments.md).
     """
     f4 = b._f4
-    if who == BLACK:
+    if who == _BLACK:
         sh = 0  # white's fours: the low bits of the packed count
     else:
         sh = 10
@@ -349,7 +352,7 @@ def easy(b):
     # a win on the board (a cell worth completing a five) is always taken: even easy is not silly
     if n == 1 or b._w.rv[0] >= KHB[4]:
         return rows[0]
-    r = b._below(15)
+    r = b._rand() % 15
     if r < 8:
         return rows[0]
     if r < 12 or n == 2:

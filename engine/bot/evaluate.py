@@ -1,22 +1,127 @@
-"""How the bot scores a position (black's point of view): the line walk, one cell's line changes, a quiet pair by formula, a trial turn by rescoring its lines (or roughly, medium), and the squash every payoff passes through."""
+"""How the bot scores a position (black's point of view): the padded board's lines and the window tables built from them at import, the line walk, one cell's line changes, a quiet pair by formula, a trial turn by rescoring its lines (or roughly, medium), and the payoff every score passes through (fours, squash)."""
 from engine._compat import const
-from engine import ONGOING, BLACK_WON, WHITE_WON, PAD, WALL
-import engine as _engine
-from engine.bot.tables import LS, LST, WK, KWS, KHB, KHW, SEG, KF, LINE_AT
+from engine import PAD
 
-# Turn-record opcodes as consts (folded away: no globals, no heap), checked
-# against the engine's names at import so a renumbering there cannot
-# silently break the incremental evaluation.
+_NLINES = const(40)  # lines of 4+ cells: 9 rows, 9 columns, 11 diagonals each way (test_bot checks)
+
+# The bot works on the engine's padded 11 x 11 board (Game.copy_padded: a
+# WALL ring around the 9 x 9), so line walks stop at the wall without bounds
+# checks. Cell i (0..80) is padded cell PAD[i].
+DIRS = (-11, -10, 1, 12, 11, 10, -1, -12)  # the 8 clamp directions in padded space
+
+
+def _build():
+    """Static tables (built once at import; allocation here is fine). Its inputs are lists, built
+    when it runs: a tuple of constants would stay on the heap with the module's constants."""
+    steps = [1, 11, 12, 10]  # E, S, SE, SW in padded space: the 4 line directions
+    # Window weights (black's point of view; the bot flips the sign for white).
+    # lw[n]: a 5-cell window holding n turtles of one colour and otherwise only
+    # empty cells (a potential line of five). lwd[n]: gain of adding a turtle
+    # (the heuristic's; KHB[4], completing a five, is what easy never misses).
+    lw = [0, 2, 12, 70, 450, 6000]
+    lwd = [0, 10, 58, 380, 5550, 0]
+    from engine import PAD  # (a local name: no slot in the module's globals for it)
+
+    onb = bytearray(121)
+    for p in PAD:
+        onb[p] = 1
+    # Lines of 4+ cells in each direction (first cell, step) and the
+    # line through each padded cell per direction (255: none of 4+ cells).
+    ls = bytearray()
+    lst = bytearray()
+    line_at = bytearray(b"\xff" * 484)
+    for d in range(4):
+        st = steps[d]
+        for p in PAD:
+            if onb[p - st]:
+                continue
+            n = 0
+            q = p
+            while onb[q]:
+                n += 1
+                q += st
+            if n < 4:
+                continue
+            q = p
+            while onb[q]:
+                line_at[d * 121 + q] = len(ls)
+                q += st
+            ls.append(p)
+            lst.append(st)
+    # Window code: 5 cells, 2 bits each, newest (last) cell in the low bits.
+    # Every score of a window depends only on its class, so one byte per
+    # code. Class by recurrence (code >> 2 drops the oldest cell's place for
+    # an empty one): 0 dead, 1..5 only black (count), 6..10 only white (5 + count).
+    nbt = bytearray(1024)  # counts per code (garbage after import)
+    nwt = bytearray(1024)
+    net = bytearray(1024)
+    for code in range(1, 1024):
+        q = code >> 2
+        d = code & 3
+        nbt[code] = nbt[q] + (1 if d == 1 else 0)
+        nwt[code] = nwt[q] + (1 if d == 2 else 0)
+        net[code] = net[q] + (1 if d == 3 else 0)
+    wk = bytearray(1024)
+    for code in range(1024):
+        if net[code] == 0:
+            if nwt[code] == 0:
+                wk[code] = nbt[code]
+            elif nbt[code] == 0:
+                wk[code] = 5 + nwt[code]
+    # Per class: black's score of the window, and the heuristic gain of an
+    # empty cell in it for black and for white (blocking is worth a bit less
+    # than building: x 13/16).
+    kws = tuple(lw[k] if k < 6 else -lw[k - 5] for k in range(11))
+    khb = tuple(lwd[k] if k < 5 else (0 if k < 6 else (lwd[k - 5] * 13) >> 4) for k in range(11))
+    khw = tuple((lwd[k] * 13) >> 4 if k < 5 else (0 if k < 6 else lwd[k - 5]) for k in range(11))
+    # Segment code: 4 cells, first (oldest) cell in bits 6-7, last in bits 0-1.
+    # bits 0-3: 1 black can clamp by playing the first cell, 2 ... the last
+    # cell, 4 / 8 the same for white; bits 4-7: 3 * black's threats + white's
+    # (an index into the per-move threat values).
+    seg = bytearray(256)
+    for code in range(256):
+        a = (code >> 6) & 3
+        b = (code >> 4) & 3
+        c = (code >> 2) & 3
+        d = code & 3
+        f = 0
+        if b >= 2 and c >= 2:  # white or egg in the middle: black's clamp
+            if a == 0 and d == 1:
+                f |= 1
+            if d == 0 and a == 1:
+                f |= 2
+        if (b & 1) and (c & 1) and b and c:  # black or egg: white's clamp
+            if a == 0 and d == 2:
+                f |= 4
+            if d == 0 and a == 2:
+                f |= 8
+        seg[code] = f | (3 * ((f & 1) + ((f >> 1) & 1)) + (((f >> 2) & 1) + ((f >> 3) & 1))) << 4
+    cen = bytearray(121)
+    for i in range(81):
+        cen[PAD[i]] = 4 - max(abs(i // 9 - 4), abs(i % 9 - 4))
+    # cells from the centre out (ring by ring, row-major in a ring): the reply search's order
+    order = bytes(sorted(range(81), key=lambda i: max(abs(i // 9 - 4), abs(i % 9 - 4)) * 81 + i))
+    return (bytes(ls), bytes(lst), bytes(wk), kws, khb, khw, bytes(seg), bytes(cen), bytes(line_at), order)
+
+
+(LS, LST, WK, KWS, KHB, KHW, SEG, CEN, LINE_AT, ORDER) = _build()
+KF = (0, 0, 0, 0, 1024, 0, 0, 0, 0, 1, 0)  # per window class: a black four counts 1024, a white one 1
+del _build  # the builder's bytecode would stay on the heap for nothing
+
+
+# The engine's values as consts (folded away: no globals, no heap), among
+# them the turn-record opcodes, equal to its EV_* names: host_tests/test_bot.py
+# checks them, so a renumbering there cannot silently break the evaluation.
+_WALL = const(4)
+_ONGOING = const(0)
+_BLACK_WON = const(1)
+_WHITE_WON = const(2)
 _OP_PLACE = const(1)
 _OP_EGG = const(2)
 _OP_CAPTURED = const(6)
 _OP_VANISH = const(7)
 _OP_HATCH = const(8)
-if (_engine.EV_PLACE, _engine.EV_EGG, _engine.EV_CAPTURED, _engine.EV_VANISH,
-        _engine.EV_HATCH) != (_OP_PLACE, _OP_EGG, _OP_CAPTURED, _OP_VANISH, _OP_HATCH):
-    raise ImportError("engine.bot: the engine's turn-record opcodes changed; update _OP_*")
 
-_NLINES = const(40)  # lines of 4+ cells (tables.py)
 _MAT = const(30)  # one turtle of material
 # Two or more fours (five-completions) against none: a five next turn unless
 # the opponent guesses the cell, collides there or captures, so worth far
@@ -32,25 +137,22 @@ _CLIP = const(20000)
 _SQUASH = const(4000)
 
 
-def squash(v):
-    """A payoff from black's value v (every scoring path ends here): clipped to +-_CLIP, so
-    |v * _SQUASH| < 2 ** 27 stays a small int, then flattened like a win chance (see _SQUASH)."""
+def payoff(v, f4):
+    """The payoff of black's value v with the packed fours count f4 (black * 1024 + white; every
+    scoring path ends here): two fours against none win next turn (_DOUBLE); then clipped to
+    +-_CLIP, so |v * _SQUASH| < 2 ** 27 stays a small int, and flattened like a win chance
+    (see _SQUASH)."""
+    fb = f4 >> 10  # both counts are >= 0 here (a real position's)
+    fw = f4 & 1023
+    if fb >= 2 and fw <= 0:
+        v += _DOUBLE
+    elif fw >= 2 and fb <= 0:
+        v -= _DOUBLE
     if v > _CLIP:
         v = _CLIP
     elif v < -_CLIP:
         v = -_CLIP
     return v * _SQUASH // (_SQUASH + abs(v))
-
-
-def _fours_term(f4):
-    """Black's bonus for a packed fours count (black * 1024 + white): two fours against none win next turn."""
-    fb = f4 >> 10  # both counts are >= 0 here (a real position's)
-    fw = f4 & 1023
-    if fb >= 2 and fw <= 0:
-        return _DOUBLE
-    if fw >= 2 and fb <= 0:
-        return -_DOUBLE
-    return 0
 
 
 def walk(b, li, heur):
@@ -67,7 +169,6 @@ def walk(b, li, heur):
     kws = KWS
     seg = SEG
     kf = KF
-    wall = WALL
     st = LST[li]
     p = LS[li]
     # The oldest slot starts as an egg (3): the first, 4-cell step's
@@ -84,14 +185,11 @@ def walk(b, li, heur):
         hw = w.hw
         khb = KHB
         khw = KHW
-        capvb = b._capvb
-        capvw = b._capvw
-        capdb = b._capdb
-        capdw = b._capdw
+        cap = w.cap  # (read where a clamp is found: rare, and an array read costs)
     # Empty, dead and mixed windows and segments (code 0 in the tables)
     # are skipped by one test each: most of them on any board (it saves
     # much of easy's fuel, which only needs the heuristic).
-    while v != wall:
+    while v != _WALL:
         code = ((code << 2) | v) & 1023
         f = seg[code & 255]
         if f:
@@ -100,17 +198,17 @@ def walk(b, li, heur):
             if heur and f & 15:
                 q = p - 3 * st
                 if f & 1:
-                    hb[q] += capvb
-                    hw[q] += capdw
+                    hb[q] += cap[0]
+                    hw[q] += cap[3]
                 if f & 2:
-                    hb[p] += capvb
-                    hw[p] += capdw
+                    hb[p] += cap[0]
+                    hw[p] += cap[3]
                 if f & 4:
-                    hw[q] += capvw
-                    hb[q] += capdb
+                    hw[q] += cap[1]
+                    hb[q] += cap[2]
                 if f & 8:
-                    hw[p] += capvw
-                    hb[p] += capdb
+                    hw[p] += cap[1]
+                    hb[p] += cap[2]
         k = wk[code]
         if k:
             lt += kws[k]
@@ -209,18 +307,17 @@ def quiet(b, i, j):
             f4 += b._lf - w.lf4[li]
             bd[pr] = 0
             bd[pc] = 0
-    v += b._total + b._mat * _MAT + _fours_term(f4)  # black's view, like rescore
-    return squash(v)
+    return payoff(v + b._total + b._mat * _MAT, f4)  # black's view, like rescore
 
 
 def rescore(b, g):
     """Black's evaluation after a trial turn on g: root scores plus the change in the touched lines
     (a decided game: its value)."""
     res = g.result
-    if res != ONGOING:
-        if res == BLACK_WON:
+    if res != _ONGOING:
+        if res == _BLACK_WON:
             return _WIN
-        if res == WHITE_WON:
+        if res == _WHITE_WON:
             return -_WIN
         return 0
     w = b._w
@@ -269,7 +366,7 @@ def rescore(b, g):
     # whole lines are cheaper than the windows around each cell.
     stamp = w.lstamp
     st = stamp[_NLINES] + 1  # the stamp counter is shared with the array
-    if st > 65000:
+    if st > 255:
         for i in range(_NLINES):
             stamp[i] = 0
         st = 1
@@ -312,8 +409,7 @@ def rescore(b, g):
             bd[a] = log[p + 2]
         elif op == op_van or op == op_hatch:  # it held an egg
             bd[a] = 3
-    v = b._total + delta + (b._mat + dm) * _MAT + _fours_term(f4)
-    return squash(v)
+    return payoff(b._total + delta + (b._mat + dm) * _MAT, f4)
 
 
 def rough(b, g, i, j):
@@ -337,4 +433,4 @@ def rough(b, g, i, j):
             elif op == _OP_HATCH:
                 v += _MAT if log[p + 2] == 1 else -_MAT
             p += 3
-    return squash(v)
+    return payoff(v, 0)

@@ -1,9 +1,14 @@
-"""The matrix game of the candidate moves: its payoffs (each candidate's line changes alone, phase DELTA; every pair played on the trial Game and scored, PAIRS), its solve by fictitious play over the rows no candidate reply beats at once (FP), the dominant row's cell as a collision column, and the pick from the mixed strategy (PICK)."""
+"""The matrix game of the candidate moves: its payoffs (each candidate's line changes alone, phase DELTA; every pair played on the trial Game and scored, PAIRS), its solve by fictitious play over the rows no candidate reply beats at once (FP), the columns it gains (the dominant row's cell as a collision; the opponent's best replies over the whole board, REPLIES, hard) and the pick from the mixed strategy (PICK)."""
 from engine._compat import const
-from engine import Game, BLACK, ONGOING, PAD
-from engine.bot.evaluate import cell_delta, quiet, rescore, rough
+from engine import PAD
+from engine.bot.evaluate import DIRS, ORDER, cell_delta, quiet, rescore, rough
 
+_BLACK = const(1)  # the engine's values (test_bot checks them)
+_ONGOING = const(0)
 _MAXK = const(10)  # most candidates per side; the matrix's row stride (tables.py)
+_P_ITERS = const(2)  # fields of the level's record (tables.py)
+_P_NOISE = const(3)
+_P_REPLIES = const(6)
 # Units (see __init__.py) of one item here
 _U_DELTA = const(5)  # one candidate's score change: 4 line walks
 _U_PLAY = const(10)  # one pair's play() + undo(), and its score if quiet
@@ -18,9 +23,14 @@ _LOSS = const(29000)  # a payoff at or below -_LOSS is a lost game (noise is a f
 _OUT = const(-0x20000000)  # a row's running payoff when it is left out of the solve (never the best)
 _TOL = const(24)  # moves within this many points of the best may be mixed in (see pick) ...
 _VAR = const(4)  # ... if the mixture then guarantees at most this much less
-
-_PLAY = Game.play  # plain functions in module globals: no attribute lookup per pair
-_UNDO = Game.undo
+# The reply search (REPLIES)
+_HOT = const(3000)  # a cell's line change this big (a five) is played exactly (candidates.py too)
+_REPLY_GAIN = const(30)  # a reply outside the columns must beat the strategy by this much (one turtle) to join them
+_REPLY_BUDGET = const(300)  # units for one round of the search (clamps first: the budget cuts the quiet far cells)
+_U_OQ = const(2)  # one quiet pair (evaluate.quiet)
+_U_OEX = const(40)  # an exact pair (play + rescoring), a slice of its own
+_U_TIER = const(3)  # one cell's pass (_tier: up to 9 clamp tests)
+_CELLS = const(243)  # three passes over the 81 cells: b._cell // 81 is the pass
 
 
 # --- the payoffs: phases DELTA and PAIRS -------------------------------------------------
@@ -65,15 +75,15 @@ def pairs(b, left, first):
     rows = w.rows
     cols = w.cols
     m = w.m
-    black = b._color == BLACK
+    black = b._color == _BLACK
     nr = b._nr
     nc = b._nc
     j0 = b._j0
-    noise = b._lv["noise"]
+    noise = b._lv[_P_NOISE]
     span = 2 * noise + 1
-    # plain functions in locals: no lookup per pair
-    play = _PLAY
-    undo = _UNDO
+    # plain functions in locals (the class's, not bound methods: nothing is allocated): no lookup per pair
+    play = type(g).play
+    undo = type(g).undo
     ev = rescore
     qu = quiet
     exact = b._threats  # hard: exact rescoring of capture turns
@@ -110,7 +120,7 @@ def pairs(b, left, first):
                 play(g, c, r)
             left -= _U_PLAY
             spent += _U_PLAY
-            if g.result != ONGOING:
+            if g.result != _ONGOING:
                 v = ev(b, g)  # a decided game: its value
             elif g.log_len == 3 and r != c:
                 v = qu(b, i, j)  # both landed, nothing else happened
@@ -127,7 +137,7 @@ def pairs(b, left, first):
         if not black:
             v = -v
         if noise:
-            v += b._below(span) - noise
+            v += b._rand() % span - noise
         m[q] = v
         q += 1
         if j + 1 >= nc:
@@ -138,7 +148,7 @@ def pairs(b, left, first):
     return left if q >= end or nr == i else None
 
 
-# --- the solve: phases FP and PICK ---------------------------------------------------------
+# --- the solve: phase FP, and the collision column --------------------------------------
 def _safe_rows(b):
     """Mark the rows the solve may play: racc[i] = 0, or _OUT for a row left out; returns the first
     row it may play.
@@ -228,7 +238,7 @@ def fp(b, left, first):
     kc = b._nc
     # The level's iterations are for the whole move: a re-solve (a new
     # column) gets what the solves before it left, and at least a quarter.
-    level = b._lv["iters"]
+    level = b._lv[_P_ITERS] * 10
     iters = level - b._fpused
     if iters < level >> 2:
         iters = level >> 2
@@ -311,6 +321,247 @@ def collide(b):
     return True
 
 
+# --- the opponent's best replies over the whole board: phase REPLIES (hard) ---------------
+# Every empty cell outside the columns, in three passes, as the opponent's
+# move against the solved strategy; the two best join the columns if they
+# beat the strategy, and the game is solved again.
+def begin(b):
+    """After a solve: start a round of the search (b._rounds left, a column free for the reply
+    tried); False if there is none to run."""
+    if not b._rounds or b._nc >= _MAXK:
+        return False
+    b._rounds -= 1
+    b._ob1 = b._ob2 = -1  # the two best replies so far, and their values
+    b._ob1v = b._ob2v = 0x3FFFFFFF
+    b._oi = -1  # the row a reply's evaluation is at (-1: the next cell first)
+    b._cell = 0
+    b._rspent = 0
+    return True
+
+
+def search(b, left, first):
+    """REPLIES: every empty cell outside the columns, from b._cell on, as the opponent's move
+    against the solved strategy (its rows weighted by rcnt). Returns the units left when the round
+    is done, None when the next item does not fit in this slice.
+
+    The candidate heuristic misses replies that only work against the
+    moves the bot actually plays (such a reply gave a reader of the bot
+    large gains: docs/bot-experiments.md). Quiet pairs cost one formula
+    (evaluate.quiet); collisions, clamps and big line changes (a five) are
+    played exactly. Items: a cell's pass (_U_TIER) and line changes
+    (_U_DELTA), then one pair each (_U_OQ quiet, _U_OEX exact); cells
+    skipped (taken, a column, another pass) cost nothing.
+    """
+    if not first and left < _U_OQ:
+        return None
+    w = b._w
+    g = w.g
+    bd = w.bd
+    rows = w.rows
+    cols = w.cols
+    rcnt = w.rcnt
+    nr = b._nr
+    nc = b._nc
+    color = b._color
+    opp = 3 - color
+    black = color == _BLACK
+    k = b._cell
+    i = b._oi
+    spent = b._rspent
+    tier = w.tier
+    round1 = b._rounds == b._lv[_P_REPLIES] - 1
+    # globals in locals: one lookup per call, not per use (names that other
+    # modules look up too would keep missing the interpreter's lookup cache)
+    pad = PAD
+    order = ORDER
+    clamps = _clamps
+    qu = quiet
+    ev = rescore
+    play = type(g).play  # (the class's functions: nothing is allocated)
+    undo = type(g).undo
+    # Three passes over the cells, centre out: replies that clamp, then
+    # the ones near our moves, then the rest (see _tier), so the budget
+    # cuts the quiet far cells (the edge captures it used to cut were
+    # the biggest gains left to a reader of the bot).
+    while k < _CELLS:
+        if i < 0:
+            if spent >= _REPLY_BUDGET:
+                k = _CELLS  # out of thinking time: the rest stays unsearched
+                break
+            c = order[k % 81]
+            # Skips cost no units, so they must be cheap: the pass's tier
+            # first (255: taken or a column in the first pass), then the
+            # board, then the column scan (with the column scan first, a
+            # slice of skips cost far more than its units: tools.bench
+            # --only bot prints the worst slice).
+            if (k >= 81 or not round1) and tier[c] != k // 81:
+                k += 1
+                continue
+            p = pad[c]
+            if bd[p]:
+                tier[c] = 255
+                k += 1
+                continue
+            jj = 0
+            while jj < nc and cols[jj] != c:
+                jj += 1
+            if jj < nc:
+                tier[c] = 255
+                k += 1
+                continue
+            if k < 81 and round1:
+                # first pass of the first round: every cell's tier (w.tier),
+                # kept for the next round. A cell this pass does not reach
+                # (the budget ran out) keeps an earlier move's tier, so the
+                # second round's order can depend on the moves before this one.
+                if not first and left < _U_TIER + _U_DELTA:
+                    break  # the slice ends here
+                t = _tier(b, p, opp)
+                tier[c] = t
+                left -= _U_TIER
+                first = False
+                if t:
+                    k += 1
+                    continue
+                # (a clamp: its line changes are part of this item)
+            elif not first and left < _U_DELTA:
+                break  # the slice ends here
+            cols[nc] = c  # a scratch column: quiet() reads it there
+            cell_delta(b, p, opp, w.sc, w.s4c, w.dc, w.d4c, nc)
+            left -= _U_DELTA
+            spent += _U_DELTA
+            b._ov = 0
+            i = 0
+            first = False
+            continue
+        if i >= nr:
+            v = b._ov
+            if v < b._ob2v:
+                if v < b._ob1v:
+                    b._ob2 = b._ob1
+                    b._ob2v = b._ob1v
+                    b._ob1 = cols[nc]
+                    b._ob1v = v
+                else:
+                    b._ob2 = cols[nc]
+                    b._ob2v = v
+            k += 1
+            i = -1
+            continue
+        n = rcnt[i]
+        if n == 0:
+            i += 1
+            continue
+        r = rows[i]
+        c = cols[nc]
+        pr = pad[r]
+        pc = pad[c]
+        # (a five of ours is left to the formula: it scores the five's
+        # window, under a won game's value, but it ranks the replies the
+        # same, and it would make every pair of that row exact)
+        if (r == c or abs(w.sc[nc]) >= _HOT  # their five: a won game, not a window sum
+                or clamps(b, pr, color, pc) or clamps(b, pc, opp, pr)):
+            if not first and left < _U_OEX:
+                break  # the slice ends here
+            if black:
+                play(g, r, c)
+            else:
+                play(g, c, r)
+            v = ev(b, g)
+            undo(g)
+            left -= _U_OEX
+            spent += _U_PLAY + _U_EVAL  # (the budget counts the work, not the slot)
+        else:
+            if not first and left < _U_OQ:
+                break  # the slice ends here
+            v = qu(b, i, nc)
+            left -= _U_OQ
+            spent += _U_OQ
+        if not black:
+            v = -v
+        b._ov += n * v
+        i += 1
+        first = False
+    b._cell = k
+    b._oi = i
+    b._rspent = spent
+    return left if k >= _CELLS else None
+
+
+def join(b):
+    """After a round: the two best replies join the columns if they beat the strategy by more than
+    _REPLY_GAIN points (per unit of rcnt). True when one did: the game is to be solved again."""
+    cols = b._w.cols
+    nc = b._nc
+    j0 = nc
+    cacc = b._w.cacc
+    lo = 0x3FFFFFFF
+    for jj in range(nc):
+        if cacc[jj] < lo:
+            lo = cacc[jj]  # what the strategy guarantees against the columns (times its iterations)
+    lim = lo - _REPLY_GAIN * b._fpit
+    if b._ob1v < lim:
+        cols[nc] = b._ob1
+        nc += 1
+        if b._ob2v < lim and nc < _MAXK:
+            cols[nc] = b._ob2
+            nc += 1
+    if nc == j0:
+        return False
+    b._nc = nc
+    b._j0 = j0
+    return True
+
+
+def _tier(b, p, who):
+    """The search's pass for `who` on empty padded cell p: 0 if it would clamp (on the root
+    board, or with one of the moves the solved strategy plays as the other newcomer), 1 if it
+    is within two cells of one of those moves, else 2."""
+    w = b._w
+    rows = w.rows
+    rcnt = w.rcnt
+    clamps = _clamps
+    pad = PAD
+    if clamps(b, p, who, -1):
+        return 0
+    t = 2
+    for i in range(b._nr):
+        if rcnt[i]:
+            q = pad[rows[i]]
+            dr = q // 11 - p // 11
+            dc = q % 11 - p % 11
+            if -3 <= dr <= 3 and -3 <= dc <= 3 and q != p:
+                if clamps(b, p, who, q):
+                    return 0
+                if -2 <= dr <= 2 and -2 <= dc <= 2:
+                    t = 1
+    return t
+
+
+def _clamps(b, pn, who, pother):
+    """True if a newcomer of `who` on padded cell pn closes a clamp, the other side's newcomer
+    being on pother (-1: none; both placed for the test; the root board is restored)."""
+    bd = b._w.bd
+    bd[pn] = who
+    if pother >= 0:
+        bd[pother] = 3 - who
+    hit = False
+    for dd in DIRS:
+        # middles first: while they are pieces (not the wall), the next
+        # cell out is inside the padded array
+        x = bd[pn + dd]
+        if x == 3 - who or x == 3:
+            y = bd[pn + 2 * dd]
+            if (y == 3 - who or y == 3) and bd[pn + 3 * dd] == who:
+                hit = True
+                break
+    bd[pn] = 0
+    if pother >= 0:
+        bd[pother] = 0
+    return hit
+
+
+# --- the pick: phase PICK ------------------------------------------------------------------
 def pick(b):
     """PICK: sample a row from the fictitious-play frequencies, near-equal moves mixed in when that
     is safe; returns the row's index.
@@ -360,7 +611,7 @@ def pick(b):
                 if racc[ii] >= near and rcnt[ii] * 4 < it:
                     rcnt[ii] += bonus
             tot = it + n * bonus
-    r = b._below(tot)
+    r = b._rand() % tot
     for ii in range(kr):
         r -= rcnt[ii]
         if r < 0:

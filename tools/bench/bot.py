@@ -196,8 +196,9 @@ _HELD_STEPS = (
 
 
 # Code in engine/bot that runs once, at import or when the shared Work is
-# made, and is garbage afterwards: the class bodies and the table builder.
-_RUN_ONCE = {"classes": ("Work", "Bot"), "freed": ("_build",)}
+# made, and is garbage afterwards: the class bodies, the table builder and
+# the level records' builder.
+_RUN_ONCE = {"classes": ("Work", "Bot"), "freed": ("_build", "_level")}
 
 
 def bot_bytecode(files):
