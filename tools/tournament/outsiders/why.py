@@ -206,6 +206,26 @@ def report(records):
     return lines
 
 
+def records_from_results(path, pairs, games, seed):
+    """run_one_recorded's records of the games a tournament results file holds (--results FILE of
+    tools.tournament) for these pairings, games 0..games-1 and this seed; (records, missing count)."""
+    from engine import parse_square
+
+    done = T.read_records(path)
+    records = []
+    missing = 0
+    for a, b in pairs:
+        for i in range(games):
+            r = done.get((a, b, i, seed))
+            if r is None or "moves" not in r:
+                missing += 1
+                continue
+            moves = [(parse_square(m[:2]), parse_square(m[2:])) for m in r["moves"].split()]
+            a_color = BLACK if i % 2 == 0 else WHITE
+            records.append((a, b, i, r["out"], r["turns"], r["forfeit"], moves, a_color))
+    return records, missing
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m tools.tournament.outsiders.why", description=__doc__.split("\n")[0])
     ap.add_argument("--pairings", required=True, help="comma-separated A-B pairs, as for tools.tournament")
@@ -213,6 +233,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--save", metavar="FILE", help="also write every game's moves (JSON lines) to FILE")
+    ap.add_argument("--results", metavar="FILE",
+                    help="classify the games a tools.tournament --results FILE holds (same pairings, --games and "
+                         "--seed) instead of playing them; games not in it are left out and counted")
     args = ap.parse_args(argv)
     if args.games < 1 or args.jobs < 1:
         ap.error("--games and --jobs must be at least 1")
@@ -227,15 +250,23 @@ def main(argv=None):
             except ValueError as exc:
                 ap.error(str(exc))
         pairs.append((parts[0], parts[1]))
-    jobs = [(a, b, i, args.seed) for a, b in pairs for i in range(args.games)]
     t0 = time.time()
-    if args.jobs > 1:
-        import multiprocessing
+    missing = 0
+    if args.results:
+        import os
 
-        with multiprocessing.Pool(args.jobs) as pool:
-            records = list(pool.imap_unordered(run_one_recorded, jobs, chunksize=1))
+        if not os.path.exists(args.results):
+            ap.error("--results: no such file %r" % args.results)
+        records, missing = records_from_results(args.results, pairs, args.games, args.seed)
     else:
-        records = [run_one_recorded(j) for j in jobs]
+        jobs = [(a, b, i, args.seed) for a, b in pairs for i in range(args.games)]
+        if args.jobs > 1:
+            import multiprocessing
+
+            with multiprocessing.Pool(args.jobs) as pool:
+                records = list(pool.imap_unordered(run_one_recorded, jobs, chunksize=1))
+        else:
+            records = [run_one_recorded(j) for j in jobs]
     records.sort(key=lambda r: (pairs.index((r[0], r[1])), r[2]))
     if args.save:
         import json
@@ -252,6 +283,8 @@ def main(argv=None):
         print(line)
     print("tournament: %d games per pairing, seed %d, colours alternate, max %d turns (then a draw), %.0f s"
           % (args.games, args.seed, T.MAX_TURNS, time.time() - t0))
+    if args.results:
+        print("results: %d game(s) read from %s, %d of those asked for not in it" % (len(records), args.results, missing))
     for line in T.table(results):
         print(line)
     print()
