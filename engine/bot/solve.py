@@ -331,6 +331,12 @@ def begin(b):
     if not b._rounds or b._nc >= _MAXK:
         return False
     b._rounds -= 1
+    if b._rounds == b._lv[_P_REPLIES] - 1:
+        # the move's first round: no cell has a pass yet (255: none; a cell the
+        # budget does not reach is not searched in the later rounds either)
+        tier = b._w.tier
+        for c in range(81):
+            tier[c] = 255
     b._ob1 = b._ob2 = -1  # the two best replies so far, and their values
     b._ob1v = b._ob2v = 0x3FFFFFFF
     b._oi = -1  # the row a reply's evaluation is at (-1: the next cell first)
@@ -411,9 +417,8 @@ def search(b, left, first):
                 continue
             if k < 81 and round1:
                 # first pass of the first round: every cell's tier (w.tier),
-                # kept for the next round. A cell this pass does not reach
-                # (the budget ran out) keeps an earlier move's tier, so the
-                # second round's order can depend on the moves before this one.
+                # kept for the next round (a cell this pass does not reach
+                # keeps the 255 begin() gave it: it is searched in no round).
                 if not first and left < _U_TIER + _U_DELTA:
                     break  # the slice ends here
                 t = _tier(b, p, opp)

@@ -60,8 +60,7 @@ class Work:
     The root board is reloaded by start(), top() zeroes the heuristic arrays
     as it reads them, and pre() clears them when that did not happen (the
     matrix arrays live in them: see grow); everything else is written before
-    it is read, but for one thing: the reply search's pass of a cell it did
-    not reach in a move's first round stays from an earlier move (solve.py).
+    it is read in the same move.
     Two moves never overlap: start() makes its Bot the owner and another
     Bot's step() then refuses to run.
     """
