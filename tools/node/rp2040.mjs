@@ -150,7 +150,7 @@ function patchBootrom(rom32) {
 function boot() {
   boots += 1;
   mcu = new RP2040();
-  mcu.logger = { debug() {}, info() {}, warn(c, m) { if (warnCount++ < 20) process.stderr.write(c + ": " + m + "\n"); }, error(c, m) { process.stderr.write(c + ": " + m + "\n"); } };
+  mcu.logger = { debug() {}, info(c, m) { if (m === "SEV") sev(); }, warn(c, m) { if (warnCount++ < 20) process.stderr.write(c + ": " + m + "\n"); }, error(c, m) { process.stderr.write(c + ": " + m + "\n"); } };
   const rom = new Uint32Array(bootromBytes.buffer.slice(bootromBytes.byteOffset, bootromBytes.byteOffset + 16384));
   patchBootrom(rom);
   mcu.loadBootrom(rom);           // also fills flash with 0xFF
@@ -168,6 +168,7 @@ function boot() {
   };
   setupUsb();
   setupPins();
+  setupCore1();
   mcu.core.PC = 0x10000000;
   ws.reset(mcu.clock.nanos);
 }
@@ -223,6 +224,168 @@ function onBreak(code) {
     cutArm = null;
     send({ event: "cut", op: code === 0x52 ? "erase" : "program", offset: off, bytes: len, t_ns: mcu.clock.nanos, ops: flashOps.count });
   }
+}
+
+// ---------------------------------------------------------------- the second core
+// rp2040js models one Cortex-M0+ (its core 0). Core 1 is a second CortexM0Core
+// on the same buses, run here: it starts in the boot ROM (which parks it,
+// waiting for its launch sequence on the inter-core FIFO), the PSM holds it in
+// reset while FRCE_OFF.PROC1 is set (multicore_reset_core1), and MicroPython's
+// `_thread` launches it with the SDK's FIFO handshake. What each core has of its
+// own is switched by `active`: SIO CPUID, the FIFOs (to each core, 8 deep,
+// with VLD/RDY/WOF/ROE and the SIO_IRQ_PROCn levels), the hardware divider, and
+// the PPB (NVIC, VTOR: rp2040js's PPB reads them from `mcu.core`, which points
+// at the core executing). Other IRQs reach both cores' NVICs. SEV wakes the
+// other core from WFE (or sets its event flag). Cores interleave by cycles:
+// after each core-0 instruction core 1 runs until its own clock catches up
+// (while core 0 sleeps, the clock moves in small steps for core 1).
+let core0 = null, core1 = null;
+let active = 0;             // the core whose instruction is executing (or 0 outside one)
+let t1 = 0;                 // core 1's own clock, ns
+let core1Instr = 0, core1Starts = 0;
+let core1Top = 0, core1Low = 0;  // core 1's SP when it first left the boot ROM (its stack's top), and its lowest since
+const fifo = [[], []];      // fifo[k]: words on their way to core k
+const fifoErr = [0, 0];     // sticky WOF (bit 2) / ROE (bit 3), as core k sees its FIFO_ST
+const divs = [newDiv(), newDiv()];
+const PROC1_BIT = 1 << 16;  // PSM FRCE_OFF.PROC1
+const CORE1_STEP_NS = 2000; // while core 0 sleeps, the clock moves in steps this long for core 1
+const HW_IRQS = (1 << 26) - 1;
+const SIO_IRQ_PROC0 = 15, SIO_IRQ_PROC1 = 16;
+
+function newDiv() { return { dividend: 0, divisor: 1, quotient: 0, remainder: 0, csr: 0 }; }
+
+function divide(d, signed) {
+  if (d.divisor === 0) {
+    d.quotient = (signed ? (d.dividend | 0) < 0 : false) ? 1 : 0xffffffff;
+    d.remainder = d.dividend >>> 0;
+  } else if (signed) {
+    const a = d.dividend | 0, b = d.divisor | 0;
+    d.quotient = Math.trunc(a / b) >>> 0;
+    d.remainder = (a % b) >>> 0;
+  } else {
+    const a = d.dividend >>> 0, b = d.divisor >>> 0;
+    d.quotient = Math.floor(a / b) >>> 0;
+    d.remainder = (a % b) >>> 0;
+  }
+  d.csr = 3;
+}
+
+function fifoIrqs() {
+  const l0 = fifo[0].length > 0 || fifoErr[0] !== 0;
+  core0.setInterrupt(SIO_IRQ_PROC0, l0);
+  if (core1) core1.setInterrupt(SIO_IRQ_PROC1, fifo[1].length > 0 || fifoErr[1] !== 0);
+}
+
+function isWfe(core) { return mcu.readUint16((core.PC - 2) >>> 0) === 0xbf20; }
+
+function sev() {
+  // SEV on `active`: the other core's event. Asleep in WFE it wakes; otherwise its next WFE falls through.
+  const other = active ? core0 : core1;
+  if (!other) return;
+  if (other.waiting && isWfe(other)) other.waiting = false;
+  else other.eventRegistered = true;
+}
+
+function makeCore1() {
+  const c = new (core0.constructor)(mcu);
+  c.VTOR = 0;
+  c.reset();                 // SP and PC from the boot ROM's vector table: it parks core 1
+  // hardware IRQ lines are levels: core 1 sees the ones already high
+  c.pendingInterrupts = core0.pendingInterrupts & HW_IRQS & ~(1 << SIO_IRQ_PROC0) & ~(1 << SIO_IRQ_PROC1);
+  if (fifo[1].length || fifoErr[1]) c.pendingInterrupts |= 1 << SIO_IRQ_PROC1;
+  core1Starts += 1;
+  core1Top = 0;
+  core1Low = 0;
+  return c;
+}
+
+function syncCore1() {
+  const off = (mcu.peripherals[0x40010].frceOff & PROC1_BIT) !== 0;
+  if (off && core1) { core1 = null; fifoErr[1] = 0; }
+  else if (!off && !core1) { core1 = makeCore1(); t1 = mcu.clock.nanos; }
+}
+
+function setupCore1() {
+  core0 = mcu.core;
+  active = 0;
+  fifo[0].length = 0; fifo[1].length = 0; fifoErr[0] = fifoErr[1] = 0;
+  divs[0] = newDiv(); divs[1] = newDiv();
+  mcu.setInterrupt = (irq, value) => {
+    if (irq === SIO_IRQ_PROC0) return;       // the FIFO IRQs are driven by fifoIrqs() alone
+    if (irq === SIO_IRQ_PROC1) return;
+    core0.setInterrupt(irq, value);
+    if (core1) core1.setInterrupt(irq, value);
+  };
+  const sio = mcu.sio;
+  const sioRead = sio.readUint32.bind(sio), sioWrite = sio.writeUint32.bind(sio);
+  sio.readUint32 = (off) => {
+    switch (off) {
+      case 0x000: return active;                                   // CPUID
+      case 0x050: {                                                // FIFO_ST
+        const tx = fifo[1 - active];
+        return (fifo[active].length ? 1 : 0) | (tx.length < 8 ? 2 : 0) | fifoErr[active];
+      }
+      case 0x054: return 0;                                        // FIFO_WR (write-only)
+      case 0x058: {                                                // FIFO_RD
+        const rx = fifo[active];
+        let v = 0;
+        if (rx.length) v = rx.shift(); else fifoErr[active] |= 8;  // ROE
+        fifoIrqs();
+        return v;
+      }
+      case 0x060: case 0x068: return divs[active].dividend;
+      case 0x064: case 0x06c: return divs[active].divisor;
+      case 0x070: { const d = divs[active]; d.csr &= ~2; return d.quotient; }
+      case 0x074: return divs[active].remainder;
+      case 0x078: return divs[active].csr;
+    }
+    return sioRead(off);
+  };
+  sio.writeUint32 = (off, value) => {
+    const d = divs[active];
+    switch (off) {
+      case 0x050: fifoErr[active] &= ~value; fifoIrqs(); return;  // FIFO_ST: WOF/ROE clear on write
+      case 0x054: {                                                // FIFO_WR
+        const tx = fifo[1 - active];
+        if (tx.length < 8) tx.push(value >>> 0); else fifoErr[active] |= 4;  // WOF
+        fifoIrqs();
+        return;
+      }
+      case 0x058: return;
+      case 0x060: d.dividend = value; divide(d, false); return;
+      case 0x064: d.divisor = value; divide(d, false); return;
+      case 0x068: d.dividend = value; divide(d, true); return;
+      case 0x06c: d.divisor = value; divide(d, true); return;
+      case 0x070: d.quotient = value >>> 0; d.csr = 3; return;
+      case 0x074: d.remainder = value >>> 0; d.csr = 3; return;
+    }
+    sioWrite(off, value);
+  };
+  const psm = mcu.peripherals[0x40010];
+  const psmWrite = psm.writeUint32.bind(psm);
+  psm.writeUint32 = (off, value) => { psmWrite(off, value); if (off === 0x04) syncCore1(); };
+  core1 = null;
+  syncCore1();               // both cores come out of reset at power-up
+}
+
+function runCore1() {
+  // Core 1 catches up with the clock (core 0's time), instruction by instruction.
+  if (!core1) return;
+  const now = mcu.clock.nanos;
+  if (core1.waiting) { t1 = now; return; }
+  if (t1 >= now) return;
+  const c = core1;
+  mcu.core = c; active = 1;
+  try {
+    while (t1 < now && !c.waiting && core1 === c && !halted) {
+      t1 += c.executeInstruction() * CYCLE_NS;
+      core1Instr += 1;
+      const sp = c.registers[13];
+      if (sp < core1Low) core1Low = sp;
+      else if (core1Top === 0 && c.registers[15] >= 0x4000) core1Top = core1Low = sp;  // launched: off the ROM's stack
+    }
+  } finally { mcu.core = core0; active = 0; }
+  if (c.waiting) t1 = now;
 }
 
 // ---------------------------------------------------------------- USB CDC <-> TCP
@@ -446,7 +609,7 @@ function runSlice() {
   running = false;
   if (resetReason) doReset();
   if (halted) { settleWaiters(); return; }
-  const core = mcu.core, clock = mcu.clock;
+  const core = core0, clock = mcu.clock;
   const until = Math.min(pausedUntil, paceLimit());
   const hostEnd = performance.now() + 15;
   let idleStuck = false;
@@ -454,20 +617,30 @@ function runSlice() {
   while (performance.now() < hostEnd) {
     for (let i = 0; i < 20000; i++) {
       if (clock.nanos >= until || halted || resetReason) break outer;
-      if (core.waiting) {
+      if (!core.waiting) {
+        clock.tick(core.executeInstruction() * CYCLE_NS);
+        if (core1) runCore1();
+      } else if (core1 && !core1.waiting) {
+        // core 0 asleep, core 1 running: time moves in short steps (never past an alarm or the target)
+        let dt = CORE1_STEP_NS;
+        const n = clock.nanosToNextAlarm;
+        if (n > 0 && n < dt) dt = n;
+        if (until - clock.nanos < dt) dt = until - clock.nanos;
+        clock.tick(dt);
+        runCore1();
+      } else {
         const n = clock.nanosToNextAlarm;
         if (n <= 0) {
           // Asleep with no timer armed: only the host (USB) can wake it. Time
           // still passes on a real chip, so a run_until (or real-time pacing)
           // moves the clock on; free-running, we just wait for the host.
           const target = Math.min(until, earliestWaiter());
-          if (isFinite(target) && target > clock.nanos) { clock.tick(target - clock.nanos); continue; }
+          if (isFinite(target) && target > clock.nanos) { clock.tick(target - clock.nanos); t1 = clock.nanos; continue; }
           idleStuck = true;
           break outer;
         }
         clock.tick(Math.min(n, until - clock.nanos));
-      } else {
-        clock.tick(core.executeInstruction() * CYCLE_NS);
+        t1 = clock.nanos;    // (core 1 slept too; an alarm's IRQ may have woken it just now)
       }
     }
   }
@@ -509,6 +682,9 @@ function stats() {
     conflicts: conflictCount, undefined_levels: undefinedCount, ws_errors: ws.errorCount,
     ws_stats: ws.stats, ws_min_reset_gap_ns: isFinite(ws.minGap) ? ws.minGap : null,
     buzzer: buzzerState, paused_until: isFinite(pausedUntil) ? pausedUntil : null,
+    core1: { running: !!core1, waiting: !!(core1 && core1.waiting), starts: core1Starts, instructions: core1Instr,
+             stack_used: core1Top ? core1Top - core1Low : 0 },
+    pcs: [core0.PC >>> 0, core1 ? core1.PC >>> 0 : null], waits: [core0.waiting, core1 ? core1.waiting : null],
   };
 }
 
