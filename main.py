@@ -11,6 +11,9 @@ def hardware():
     from firmware.hw import build, urandom_entropy
 
     hw = build(board_config, machine.Pin, neopixel.NeoPixel, time, PWM=machine.PWM, entropy=urandom_entropy(os.urandom))
+    from firmware.thinker import start
+
+    hw.thinker = start()[0]  # the computer's search on the second core (RP2040), once per boot; else None
     return board_config, hw
 
 

@@ -36,10 +36,12 @@ _S_HOLD = const(7)
 TICK_MS = const(10)  # one pad scan per tick: 2 agreeing scans debounce a key (10-20 ms)
 _TICK_US = const(10000)  # TICK_MS in microseconds, for run()'s grid
 FRAME_MS = const(20)  # 50 frames/s; one strip write of 83 LEDs takes 2.5 ms
-# While a computer thinks, 25 frames/s: every tick then carries a bot slice, and a frame
-# on each one would lengthen the move by a frame's cost per tick (`python -m tools.bench
-# --only firmware` prints a frame's fuel, the longest tick and the move's ticks).
-_THINK_FRAME_MS = const(40)
+# While a computer thinks in the ticks (the sliced path: no second core), a frame in every tick.
+# Each such tick carries a bot slice and lasts longer than TICK_MS, so frames due every FRAME_MS
+# came only at the next tick after they were due: the strip saw gaps of FRAME_MS plus a tick, and
+# at 25 frames/s while thinking, twice that. `python -m tools.bench --only rp2040` prints the
+# longest gap between two frames on the data pin, for both paths.
+_THINK_FRAME_MS = const(10)
 _COUNT_MS = const(900)  # countdown: 3 beats of COUNT_BEAT, then the reveal
 _THINK_MS = const(700)  # computer-vs-computer: minimum time a turn stays open
 _SUDDEN_MS = const(900)  # sudden death announced (red), then each status LED blinks its player's count
@@ -63,7 +65,9 @@ class App:
 
     `hw` is a firmware.hw.Hardware bundle; its `entropy()` reseeds every
     computer player at the start of every game (a test or the simulator
-    passes a seeded one). `bots` replaces engine.bot.Bot (tests); `trace` is
+    passes a seeded one). With `hw.thinker` (firmware.thinker.Thinker, made
+    by main.py where the chip has a second core for it) a computer's search
+    runs there while the ticks go on; without, a slice of it runs in each tick. `bots` replaces engine.bot.Bot (tests); `trace` is
     a list that receives ("bot", seat, turn, entry A state, entry B state,
     keys queued) when a computer has chosen and ("key", pad, key, turn) when
     a human key is taken into an entry (tests), or None.
@@ -85,7 +89,9 @@ class App:
         self.bot_cls = bots  # None: engine.bot, imported only when a mode needs it (it is the biggest module)
         self.bots = [None, None]  # type: list
         self.units = 0  # bot work units per tick (engine.bot.SLICE_UNITS: one tick's share of a move)
-        self.thinking = -1  # seat whose computer is choosing, a slice per tick; -1: none
+        self.thinking = -1  # seat whose computer is choosing (a slice per tick, or on core 1); -1: none
+        self.thinker = getattr(hw, "thinker", None)  # firmware.thinker.Thinker, or None: the sliced path
+        self.job = 0  # the thinker's job for the seat thinking; 0: not posted yet
         self.settings = None
         self.scores = None
         rotated = getattr(cfg, "PAD_B_ROTATED", True)
@@ -136,7 +142,7 @@ class App:
         self.t_state = now
         self.t_key = now
         self.ring.clear()  # (a sound playing goes on: the click of the key that chose this mode)
-        self.thinking = -1
+        self._stop_thinking()
         self.bots[0] = None
         self.bots[1] = None
         if m == _M_ATTRACT or m == _M_DEMO:
@@ -192,6 +198,7 @@ class App:
             self.settings.save()
 
     def _new_game(self, now):
+        self._stop_thinking()  # (the bots are reseeded below: no search may be using them)
         self.game.reset()
         self.was_sudden = False
         for bot in self.bots:
@@ -216,19 +223,50 @@ class App:
         while seat < 2:
             bot = self.bots[seat]
             if bot is not None:
-                self.scratch.copy_from(self.game)
-                bot.start(self.scratch, BLACK if seat == 0 else WHITE)
                 self.thinking = seat
+                if self.thinker is None:
+                    self.scratch.copy_from(self.game)
+                    bot.start(self.scratch, BLACK if seat == 0 else WHITE)
+                else:
+                    self._post()
                 return
             seat += 1
         self.thinking = -1
 
-    def _think(self):
-        """One slice of the thinking computer's search (its longest tick: `python -m tools.bench --only firmware`)."""
+    def _post(self):
+        # Core 1 gets the thinking seat's move once it has let go of the last one (a stopped search
+        # finishes its step() first: the scratch and the bots' shared memory are its until then).
+        t = self.thinker
+        if not t.idle():
+            return
         seat = self.thinking
-        cell = self.bots[seat].step(self.units)
+        bot = self.bots[seat]
+        self.scratch.copy_from(self.game)
+        bot.start(self.scratch, BLACK if seat == 0 else WHITE)
+        self.job = t.post(bot, self.units)
+
+    def _stop_thinking(self):
+        # No search may go on with what is about to change (a mode, a game): its answer is never taken.
+        if self.thinker is not None:
+            self.thinker.stop(self.clock)
+        self.job = 0
+        self.thinking = -1
+
+    def _think(self):
+        """One slice of the thinking computer's search, or (with a thinker) a look at core 1's answer.
+        The longest tick: `python -m tools.bench --only firmware` (sliced), `--only rp2040` (both)."""
+        seat = self.thinking
+        t = self.thinker
+        if t is None:
+            cell = self.bots[seat].step(self.units)
+        elif self.job:
+            cell = t.answer(self.job)
+        else:
+            self._post()
+            return
         if cell < 0:
             return
+        self.job = 0
         if not self.game.legal(cell):
             raise ValueError("the computer chose cell %r, which is not free" % (cell,))
         if self.trace is not None:
@@ -280,7 +318,7 @@ class App:
             # start in: a key scan that costs a few us more (it stops at the first low column)
             # must not move a breathing LED by one level (secrecy; the emulated Pico saw it).
             self.frame(t)
-            period = FRAME_MS if self.thinking < 0 else _THINK_FRAME_MS
+            period = FRAME_MS if self.thinking < 0 or self.thinker is not None else _THINK_FRAME_MS
             nf = clock.ticks_add(t, period)
             if clock.ticks_diff(now, nf) >= 0:
                 nf = clock.ticks_add(now, period)  # fell behind: no burst of catch-up frames

@@ -8,7 +8,9 @@ class Hardware:
     """Everything the app touches: `np` (NeoPixel-like: .buf, .write()), `pads` (Keypad A, B),
     `buzzer` (machine.PWM-like: freq(hz), duty_u16(d), deinit(); or None), `clock`
     (ticks_ms/ticks_diff/ticks_add/sleep_ms) and `entropy` (a callable returning a fresh
-    small int 0 <= x < 2**30: the computer players are reseeded from it every game)."""
+    small int 0 <= x < 2**30: the computer players are reseeded from it every game).
+    `thinker`: a firmware.thinker.Thinker where the computer's search runs on another core
+    (main.py sets it on the RP2040), else None."""
 
     def __init__(self, np, pads, buzzer, clock, entropy=None):
         self.np = np
@@ -16,6 +18,7 @@ class Hardware:
         self.buzzer = buzzer
         self.clock = clock
         self.entropy = entropy
+        self.thinker = None
 
 
 def urandom_entropy(urandom):

@@ -4,6 +4,7 @@ import pytest
 from engine import parse_square, square_name
 from engine.bot import Bot
 from firmware.entry import IDLE
+from firmware.app import TICK_MS
 from firmware.modes import M_EASY, M_HARD, M_MENU
 from tools.sim.keyscript import parse_script
 from tools.sim.vdevice import VirtualDevice
@@ -131,7 +132,9 @@ def test_frames_sounds_and_keys_go_on_while_the_hard_computer_thinks():
     assert made[0].steps - steps0 >= 8, "the move was too quick to say anything"
     times = [t for t, _ in dev.frames[n0:] if t <= t1]
     gaps = [b - a for a, b in zip([t0] + times, times)]
-    assert max(gaps) <= 40 + ClockedBot.STEP_MS, gaps  # 25 frames/s, one slow tick late at most; before: none for the whole move
+    # A frame in every tick that carries a slice: no gap longer than one slow tick (before: 25 frames/s
+    # while thinking, one slow tick late, 55 ms; and before that none for the whole move).
+    assert max(gaps) <= TICK_MS + ClockedBot.STEP_MS, gaps
     assert app.ring.downs == downs0 + 1, "the tap while the computer thought was lost"
     # The click of that tap ended on time (15 ms, within one slow tick), though the computer was still thinking.
     on = [(t, f) for t, f, d in dev.board.tones[tones0:] if d]

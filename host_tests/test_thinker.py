@@ -1,0 +1,201 @@
+"""The computer's search on another core (firmware/thinker.py) with CPython's _thread standing in for MicroPython's: the job protocol (post, answer, stop), no stale answer after a mode change, the same moves as the sliced path, errors surfacing on the app's side; and where the worker is started."""
+import _thread
+import time
+
+import pytest
+
+from engine import Game, WHITE, parse_square
+from engine.bot import Bot, SLICE_UNITS, board
+from firmware.modes import M_HARD, M_MENU, M_2P
+from firmware.thinker import Thinker, start
+from tools.sim.vdevice import VirtualDevice
+from firmware_helpers import Cfg
+
+
+class Clock:
+    # Host time, for Thinker.stop()'s bound (the worker is a real thread here).
+    def ticks_ms(self):
+        return int(time.monotonic() * 1000)
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+
+def thinker():
+    return Thinker(_thread, stack=0)   # (CPython refuses stacks under 32 KiB; 0: its default)
+
+
+def wait_answer(t, job, limit_s=60):
+    end = time.monotonic() + limit_s
+    while True:
+        c = t.answer(job)
+        if c >= 0:
+            return c
+        assert time.monotonic() < end, "no answer from the worker"
+        time.sleep(0.001)
+
+
+def position(turns):
+    g = Game()
+    for b, w in turns:
+        g.play(parse_square(b), parse_square(w))
+    return g
+
+
+def test_the_worker_finds_the_move_choose_finds():
+    t = thinker()
+    g = position([("e5", "d4"), ("f6", "c3")])
+    for seed in (1, 2, 3):
+        ref = Bot("hard", seed)
+        want = ref.choose(g, WHITE)
+        b = Bot("hard", seed)
+        s = board()
+        s.copy_from(g)
+        b.start(s, WHITE)
+        j = t.post(b, SLICE_UNITS)
+        assert wait_answer(t, j) == want
+        assert t.idle()
+    assert t.steps > 3   # several step() calls per move: a stop is heard between them
+
+
+def test_a_stopped_job_never_answers_and_the_next_post_waits_for_the_worker():
+    t = thinker()
+    b = Bot("hard", 7)
+    s = board()
+    s.copy_from(position([("e5", "d4"), ("f6", "c3"), ("g7", "b2")]))
+    b.start(s, WHITE)
+    j = t.post(b, 1)   # one unit a call: the search takes many calls
+    with pytest.raises(RuntimeError, match="still running"):
+        t.post(b, 1)   # one job at a time
+    t.stop(Clock())
+    assert t.idle() and t.live == 0
+    assert t.answer(j) == -1   # (the job was stopped before its answer: none is ever given)
+    # The next job (a new game: the empty board) gets its own answer.
+    s.copy_from(Game())
+    b.reseed(3)
+    b.start(s, WHITE)
+    j2 = t.post(b, SLICE_UNITS)
+    c = wait_answer(t, j2)
+    assert t.answer(j) == -1
+    assert c == Bot("hard", 3).choose(Game(), WHITE)
+
+
+class FailingBot:
+    def __init__(self, level):
+        self.calls = 0
+
+    def reseed(self, seed):
+        pass
+
+    def start(self, game, color):
+        pass
+
+    def step(self, units):
+        self.calls += 1
+        if self.calls > 2:
+            raise IndexError("a bug in the search")
+        return -1
+
+
+def test_an_error_in_the_search_is_raised_in_the_app_on_core_0():
+    t = thinker()
+    j = t.post(FailingBot("hard"), SLICE_UNITS)
+    end = time.monotonic() + 10
+    while t.done != j:
+        assert time.monotonic() < end
+        time.sleep(0.001)
+    with pytest.raises(RuntimeError, match="failed on core 1: IndexError"):
+        t.answer(j)
+
+
+class SlowBot(Bot):
+    """engine.bot.Bot taking 2 ms of host time per step() call, one unit per call: a search still running
+    when the test changes the mode."""
+
+    def step(self, units):
+        time.sleep(0.002)
+        return Bot.step(self, 1)
+
+
+def device(seed=4, bots=None):
+    # The app with a worker (a host thread) as main.py gives it one on the RP2040, in hard mode.
+    dev = VirtualDevice(Cfg(), mode="2p", seed=seed, bots=bots)
+    dev.hw.thinker = dev.app.thinker = thinker()
+    dev.app.set_mode(M_HARD)
+    return dev
+
+
+def advance_until(dev, cond, limit_s=60):
+    # The virtual clock stands still while the worker (a host thread) searches: a tick only looks at its answer.
+    end = time.monotonic() + limit_s
+    while not cond():
+        assert time.monotonic() < end, "gave up waiting"
+        dev.advance(10)
+        time.sleep(0.0005)
+
+
+def play(dev, moves):
+    app = dev.app
+    for m in moves:
+        advance_until(dev, lambda: app.thinking < 0 and app.state == 0)   # the computer has chosen this turn
+        n = app.game.turns
+        dev.move(0, parse_square(m))
+        advance_until(dev, lambda: app.game.turns == n + 1 and app.state == 0)
+
+
+def test_the_app_plays_hard_with_the_search_on_the_worker_as_the_sliced_path_does():
+    # Same seed, same human moves: the same computer moves and the same board, worker or ticks.
+    boards = []
+    for threaded in (True, False):
+        dev = device(seed=4) if threaded else VirtualDevice(Cfg(), mode="2p", seed=4)
+        if not threaded:
+            dev.app.set_mode(M_HARD)
+        assert (dev.app.thinker is not None) == threaded
+        play(dev, ["a1", "i9", "a9"])
+        boards.append(dev.board_rows())
+        if threaded:
+            assert dev.app.thinker.steps > 0
+    assert boards[0] == boards[1]
+    assert sum(row.count("W") for row in boards[0]) == 3, boards[0]
+
+
+def test_a_mode_change_while_the_worker_thinks_leaves_no_stale_answer():
+    dev = device(seed=4, bots=SlowBot)
+    app = dev.app
+    t = app.thinker
+    draws = []
+    entropy = app.entropy
+    app.entropy = lambda: draws.append(entropy()) or draws[-1]
+    # Turn 1 played; the computer thinks about turn 2 on the worker, slowly.
+    play(dev, ["e5"])
+    advance_until(dev, lambda: app.thinking < 0)
+    dev.move(0, parse_square("d4"))
+    advance_until(dev, lambda: app.game.turns == 2 and app.thinking == 1 and app.job)
+    stale = app.job
+    assert not t.idle()
+    app.set_mode(M_MENU)   # (holding * on pad A does this)
+    assert t.idle() and app.thinking == -1 and app.job == 0 and t.live == 0
+    app.set_mode(M_HARD)   # a new game, the empty board: the answer is for it
+    advance_until(dev, lambda: app.thinking < 0)
+    assert t.answer(stale) == -1
+    ref = Bot("hard")
+    ref.reseed(draws[-1])
+    assert app.game.turns == 0
+    assert app.entries[1].move == ref.choose(Game(), WHITE)
+
+
+def test_leaving_a_mode_with_a_computer_stops_its_search_before_the_bots_change():
+    dev = device(seed=9, bots=SlowBot)
+    app = dev.app
+    play(dev, ["c3"])
+    advance_until(dev, lambda: app.thinking < 0)
+    dev.move(0, parse_square("g7"))
+    advance_until(dev, lambda: app.game.turns == 2 and app.job)
+    assert not app.thinker.idle()
+    app.set_mode(M_2P)     # no computer at all: the bots go, the search stopped first
+    assert app.thinker.idle() and app.bots == [None, None] and app.thinking == -1
+
+
+def test_only_the_rp2040_gets_a_worker_and_cpython_says_why():
+    th, why = start()
+    assert th is None and why.startswith("sliced: not MicroPython")
