@@ -1,4 +1,4 @@
-"""Emulated-RP2040 figures for tools.bench: the deployed firmware on the emulated Pico, timed by its own clock (125 MHz), beside the wasm-fuel estimates, and the measured fuel-per-µs ratio; then the same game frozen into the firmware (tools.firmware) beside it."""
+"""Emulated-RP2040 figures for tools.bench: the deployed firmware on the emulated Pico, timed by its own clock (125 MHz), beside the wasm-fuel estimates, and the measured fuel-per-µs ratio; the computer's search on core 1 beside the sliced path (LED frames read from the data pin); then the same game frozen into the firmware (tools.firmware) beside it."""
 import os
 import shutil
 import tempfile
@@ -6,7 +6,10 @@ from pathlib import Path
 
 SAMPLE = 24          # bot positions per level (spread evenly over the shared random games' positions)
 CHUNK = 10           # shared random games per guest call (keeps each script small for the Pico's heap)
-TARGETS = {"turn_mean_us": 2000, "frame_us": 5000, "hard_worst_us": 1000000, "boot_ms": 2000, "peak_kb": 100}
+TARGETS = {"turn_mean_us": 2000, "frame_us": 5000, "hard_worst_us": 1000000, "boot_ms": 2000, "peak_kb": 100,
+           # while the computer thinks (issue 29): the longest tick, and the longest gap between two LED
+           # frames on the data pin (the decoded WS2812 stream, not the app's own count)
+           "think_tick_us": 20000, "think_gap_us": 25000}
 # The frozen firmware's aims (issue 28): what freezing the bytecode into flash is for.
 FROZEN_TARGETS = {"boot_ms": 350, "heap_kb": 32}
 HARD_MOVES = ("e5", "d4", "f6", "c3", "g7", "b2")   # pad A's moves in the games against hard (stock and frozen)
@@ -27,23 +30,63 @@ for moves in G:
 print('@J', json.dumps(out))
 """
 
-# Bot moves on the device, one level per call, same positions and colours as tools/bench/bot.py's fuel run.
+# Bot moves on the device (core 0, choose()), one level per call, same positions and colours as
+# tools/bench/bot.py's fuel run. A position is the turns that lead to it from a new game (replayed: the
+# device holds only the modules the game imports, engine.notation is not among them).
 _BOT = """
 import gc, json, time
 from engine import Game
-from engine.notation import load
 from engine.bot import Bot
 P = %r
 g = Game()
 b = Bot(%r, 1)
 out = []
-for rows, eggs, c in P:
-    load(g, rows, eggs)
+for turns, c in P:
+    g.reset()
+    for x, y in turns:
+        g.play(x, y)
     gc.collect()
     t = time.ticks_us()
     b.choose(g, c)
     out.append(time.ticks_diff(time.ticks_us(), t))
 print('@J', json.dumps(out))
+"""
+# The same moves on core 1 as the app makes them (firmware.thinker: bot.start() on core 0, post, poll the
+# answer): the cell against choose() on core 0 with the same seed, the bytes allocated from the post to the
+# answer (both cores; collected before), and the time. In a function: a new global would grow a dict.
+_CORE1 = """
+import gc, json, time, _thread
+from engine import Game
+from engine.bot import Bot, SLICE_UNITS, board
+from firmware.thinker import Thinker
+def main(P):
+    t = Thinker(_thread)
+    g = Game()
+    s = board()
+    b = Bot("hard", 1)
+    out = []
+    for k in range(len(P)):
+        turns, c = P[k]
+        g.reset()
+        for x, y in turns:
+            g.play(x, y)
+        b.reseed(k)
+        direct = b.choose(g, c)
+        b.reseed(k)
+        s.copy_from(g)
+        b.start(s, c)
+        gc.collect()
+        a = gc.mem_alloc()
+        t0 = time.ticks_us()
+        j = t.post(b, SLICE_UNITS)
+        cell = t.answer(j)
+        while cell < 0:
+            cell = t.answer(j)
+        us = time.ticks_diff(time.ticks_us(), t0)
+        n = gc.mem_alloc() - a
+        out.append((direct, cell, n, us))
+    return out
+print('@J', json.dumps(main(%r)))
 """
 # Besides the sample: hard's heaviest moves by wasm fuel over every position
 # of the shared games (the 24-position sample can miss them).
@@ -56,10 +99,49 @@ _LAYOUT = "for _i in range(%d):\n    exec('q%%d_ = 0' %% _i, {})\n"
 
 
 def heavy_runs(pico, heavy):
-    """[[µs of each move] per layout in LAYOUTS] for hard's heaviest moves (`heavy`: [(rows, eggs, side to move)])."""
+    """[[µs of each move] per layout in LAYOUTS] for hard's heaviest moves (`heavy`: [(turns, side to move)])."""
     from tools.rp2040.probe import guest_json
 
     return [guest_json(pico, _LAYOUT % n + _BOT % (heavy, "hard")) for n in LAYOUTS]
+
+
+def core1_runs(pico, heavy):
+    """Hard's heaviest moves on core 1: {"moves": [(cell on core 0, cell on core 1, bytes allocated, µs)],
+    "stack": deepest bytes of core 1's stack in them (the emulator tracks its SP)}."""
+    from tools.rp2040.probe import guest_json
+
+    moves = guest_json(pico, _CORE1 % (heavy,))
+    return {"moves": moves, "stack": pico.stats()["core1"]["stack_used"]}
+
+
+def position_turns():
+    """tools.bench.bot.all_positions() as the turns that reach each position from a new game (same order)."""
+    from engine import Game, ONGOING
+    from tools.bench.engine import legal_turns
+
+    out = []
+    for moves in legal_turns():
+        g = Game()
+        out.append([])
+        for i, (b, w) in enumerate(moves):
+            g.play(b, w)
+            if g.result != ONGOING:
+                break
+            out.append(moves[:i + 1])
+    return out
+
+
+def hard_game(pico, threads=True):
+    """The game against hard, as main.py runs it (the search on core 1 where the firmware has it; threads=False:
+    sliced into the ticks), and again sampling the heap: {"app": run_app's figures, "heap": ..., "stack": ...}."""
+    from engine import parse_square
+    from tools.rp2040.probe import run_app
+
+    hard_moves = [parse_square(m) for m in HARD_MOVES]
+    out = {"app": run_app(pico, hard_moves, mode="hard", threads=threads)}
+    out["stack"] = pico.stats()["core1"]["stack_used"] if threads else 0
+    out["heap"] = run_app(pico, hard_moves, mode="hard", heap=True, threads=threads)
+    return out
 
 
 def _ms(us):
@@ -72,7 +154,6 @@ def _ok(v, target):
 
 def measure():
     """Every figure as a dict (emulated µs/ms/bytes, fuel), from one deployed emulated Pico."""
-    from engine import parse_square
     from tools.bench.bot import all_positions, fuel_per_move, sample_positions
     from tools.bench.engine import fuel_per_turn, legal_turns
     from tools.rp2040 import Pico, deployed_image
@@ -83,10 +164,16 @@ def measure():
     positions, total = sample_positions(SAMPLE)
     res["positions"] = (len(positions), total)
     allp = all_positions()
+    reach = position_turns()
+    if len(reach) != len(allp):
+        raise RuntimeError("position_turns() found %d positions, all_positions() %d" % (len(reach), len(allp)))
+    step = len(allp) / len(positions)   # (sample_positions' spread, by index)
+    sample = [(reach[int(k * step)], 1 + (k & 1)) for k in range(len(positions))]
     colours = [1 + (k & 1) for k in range(len(allp))]
     hf = fuel_per_move("hard", allp, colours)
     heavy = sorted(range(len(allp)), key=lambda i: -hf[i][0])[:HEAVIEST]
     res["heavy_fuel"] = [hf[i][0] for i in heavy]
+    heavy_turns = [(reach[i], colours[i]) for i in heavy]
     tmp = Path(tempfile.mkdtemp(prefix="bench-rp2040-"))
     try:
         img = deployed_image(tmp / "deployed.img")
@@ -97,10 +184,10 @@ def measure():
             for i in range(0, len(games), CHUNK):
                 turns += guest_json(pico, _TURNS % (games[i:i + CHUNK],))
             res["turns_us"] = turns
-            sample = [(rows, eggs, 1 + (k & 1)) for k, (rows, eggs) in enumerate(positions)]
             res["bot_us"] = {lv: guest_json(pico, _BOT % (sample, lv)) for lv in ("easy", "medium", "hard")}
-            res["heavy_layouts"] = heavy_runs(pico, [(allp[i][0], allp[i][1], colours[i]) for i in heavy])
+            res["heavy_layouts"] = heavy_runs(pico, heavy_turns)
             res["heavy_us"] = res["heavy_layouts"][0]
+            res["core1"] = core1_runs(pico, heavy_turns)
             from tools.bench.firmware import _SCRIPT
             from tools.sim.keyscript import parse_script
 
@@ -109,13 +196,14 @@ def measure():
             for i in range(0, len(acts) - 1, 2):
                 pairs.append((acts[i][2], acts[i + 1][2]))
             res["app_2p"] = run_app(pico, pairs, mode="2p")
-            hard_moves = [parse_square(m) for m in HARD_MOVES]
-            res["app_hard"] = run_app(pico, hard_moves, mode="hard")
-            res["heap_hard"] = run_app(pico, hard_moves, mode="hard", heap=True)
+            h = hard_game(pico)
+            res["app_hard"], res["heap_hard"], res["game_stack"] = h["app"], h["heap"], h["stack"]
+            h = hard_game(pico, threads=False)
+            res["sliced_hard"], res["sliced_heap"] = h["app"], h["heap"]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     uf2, why = frozen_uf2()
-    res["frozen"] = measure_frozen(uf2, [(allp[i][0], allp[i][1], colours[i]) for i in heavy]) if uf2 else why
+    res["frozen"] = measure_frozen(uf2, heavy_turns) if uf2 else why
     fuel, _ = fuel_per_turn(games)
     res["turns_fuel"] = fuel
     # fuel_per_move gives each move's fuel, or (fuel, its largest slice) for the sliced bot
@@ -146,10 +234,9 @@ def frozen_uf2():
 def measure_frozen(uf2, heavy):
     """The frozen firmware's figures: boot to the first frame (the first power-up formats the filesystem; later
     ones find it), the game against hard (move times, heap after start and at its peak), hard's heaviest moves
-    (`heavy`: [(rows, eggs, side to move)]), all from a blank filesystem: nothing but the UF2 on the board."""
-    from engine import parse_square
+    (`heavy`: [(turns, side to move)]) on core 0 and on core 1, all from a blank filesystem: nothing but the UF2
+    on the board."""
     from tools.rp2040 import Pico
-    from tools.rp2040.probe import run_app
 
     res = {"uf2": uf2.name, "uf2_bytes": uf2.stat().st_size}
     tmp = Path(tempfile.mkdtemp(prefix="bench-frozen-"))
@@ -159,10 +246,10 @@ def measure_frozen(uf2, heavy):
             res["boot_first_ms"] = pico.wait_frames(1)[0].t0_ns / 1e6
         with Pico(flash=img) as pico:          # power off and on: the filesystem is there now
             res["boot_ms"] = pico.wait_frames(1)[0].t0_ns / 1e6
-            hard_moves = [parse_square(m) for m in HARD_MOVES]
-            res["app_hard"] = run_app(pico, hard_moves, mode="hard")
-            res["heap_hard"] = run_app(pico, hard_moves, mode="hard", heap=True)
+            h = hard_game(pico)
+            res["app_hard"], res["heap_hard"], res["game_stack"] = h["app"], h["heap"], h["stack"]
             res["heavy_layouts"] = heavy_runs(pico, heavy)
+            res["core1"] = core1_runs(pico, heavy)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return res
@@ -192,10 +279,7 @@ def frozen_table(r):
                 "%.1f / %.1f KB -> %.1f / %.1f KB; target <= %d KB: %s"
                 % (hs["boot"] / 1024.0, hs["peak"] / 1024.0, hf["boot"] / 1024.0, hf["peak"] / 1024.0,
                    FROZEN_TARGETS["heap_kb"], _ok(worst, FROZEN_TARGETS["heap_kb"]))))
-    ms, mf = r["app_hard"]["moves"], f["app_hard"]["moves"]
-    if ms and mf:
-        out.append(("rp2040 frozen: hard move in the game, mean / worst, stock -> frozen (%d moves)" % len(mf),
-                    "%s / %s -> %s / %s emulated" % (_ms(sum(ms) / len(ms)), _ms(max(ms)), _ms(sum(mf) / len(mf)), _ms(max(mf)))))
+    out += thinking_rows("rp2040 frozen", f)
     hs, fs = r["heavy_layouts"], f["heavy_layouts"]
     ts, tf = sum(map(sum, hs)), sum(map(sum, fs))
     out.append(("rp2040 frozen: hard's %d heaviest moves in %d heap layouts, total / worst, stock -> frozen"
@@ -204,6 +288,54 @@ def frozen_table(r):
                 % (_ms(ts), _ms(max(map(max, hs))), _ms(tf), _ms(max(map(max, fs))), 100.0 * (tf - ts) / ts,
                    " ".join("%+.1f%%" % (100.0 * (sum(b) - sum(a)) / sum(a)) for a, b in zip(hs, fs)),
                    "ok" if tf <= ts else "SLOWER")))
+    return out
+
+
+def thinking_rows(tag, r, sliced=None):
+    """The rows of the game against hard while the computer thinks, for r (measure()'s or the frozen figures):
+    where the search ran, the hard move in the game, the longest tick, the longest gap between two LED frames
+    on the data pin and between two pad scans; with `sliced` (the same game, search in the ticks) beside it;
+    then hard's heaviest moves on core 1 (allocation, the same cells as on core 0, the stack)."""
+    from firmware.thinker import STACK
+
+    h = r["app_hard"]
+    runs = [("", h)] + ([(" | sliced", sliced)] if sliced else [])
+    out = [("%s: where the computer (hard) searches, as main.py starts it" % tag, h["path"] +
+            ("; %d step() calls on core 1 in the game" % h["steps"] if h["steps"] else ""))]
+
+    def both(fmt, key):
+        return " | ".join(fmt(a[key]) for _, a in runs)
+
+    names = "core 1" + (" | sliced" if sliced else "")
+    moves = [a["moves"] for _, a in runs]
+    if all(moves):
+        out.append(("%s: hard move in the game, mean / worst (%d moves), %s" % (tag, len(moves[0]), names),
+                    " | ".join("%s / %s" % (_ms(sum(m) / len(m)), _ms(max(m))) for m in moves) +
+                    " emulated (from the tick that starts it to the one that takes its cell); target worst <= 1 s: %s"
+                    % _ok(max(moves[0]), TARGETS["hard_worst_us"])))
+    out.append(("%s: longest tick while hard thinks, %s" % (tag, names),
+                both(lambda v: _ms(v), "think_tick_max") + " emulated; target <= %d ms: %s"
+                % (TARGETS["think_tick_us"] // 1000, _ok(h["think_tick_max"], TARGETS["think_tick_us"]))))
+    out.append(("%s: longest gap between two LED frames on the data pin while hard thinks, %s" % (tag, names),
+                both(lambda v: _ms(v / 1000.0), "think_gap_max") + " emulated (decoded WS2812 stream; any time in the "
+                "game: %s, the frame a turn resolves on is skipped); target <= %d ms: %s"
+                % (both(lambda v: _ms(v / 1000.0), "frame_gap_max"), TARGETS["think_gap_us"] // 1000,
+                   _ok(h["think_gap_max"] / 1000.0, TARGETS["think_gap_us"]))))
+    out.append(("%s: longest gap between two pad scans while hard thinks, %s" % (tag, names),
+                both(lambda v: _ms(v), "scan_gap_max") + " emulated: a key is seen after 2 scans, so a tap (and the "
+                "pause before the next) of %s or more always counts" % _ms(2 * h["scan_gap_max"])))
+    c = r.get("core1")
+    if c:
+        mv = c["moves"]
+        same = sum(1 for d, t, _, _ in mv if d == t)
+        worst = max(t for _, _, _, t in mv)
+        out.append(("%s: hard's %d heaviest moves on core 1 (post -> answer), worst / bytes allocated / cells as on "
+                    "core 0 / deepest stack" % (tag, len(mv)),
+                    "%s emulated / %d B (most in one move) / %d of %d the same / %d of %d B (firmware/thinker.py "
+                    "STACK; the game: %d B); target worst <= 1 s: %s, 0 B: %s"
+                    % (_ms(worst), max(n for _, _, n, _ in mv), same, len(mv), c["stack"], STACK,
+                       r.get("game_stack", 0), _ok(worst, TARGETS["hard_worst_us"]),
+                       "ok" if all(n == 0 for _, _, n, _ in mv) else "OVER")))
     return out
 
 
@@ -239,21 +371,14 @@ def table(r):
     out.append(("rp2040: bot hard move, the %d heaviest of all %d positions by fuel, worst" % (len(hu), total),
                 "%s emulated (fuel estimate of the heaviest %s); target <= 1 s: %s"
                 % (_ms(max(hu)), _ms(max(hfu) / FUEL_PER_US), _ok(max(hu), TARGETS["hard_worst_us"]))))
-    h = r["app_hard"]
-    if h["moves"]:
-        out.append(("rp2040: hard move in the game, mean / worst (%d moves)" % len(h["moves"]),
-                    "%s / %s emulated" % (_ms(sum(h["moves"]) / len(h["moves"])), _ms(max(h["moves"])))))
     out.append(("rp2040: boot to first frame (power-up to main.py's first LED write)",
                 "%.0f ms emulated; target <= 2 s: %s" % (r["boot_ms"], _ok(r["boot_ms"], TARGETS["boot_ms"]))))
-    out.append(("rp2040: longest tick while the computer (hard) thinks",
-                "%s emulated (longest tick of all: %s)" % (_ms(h["think_tick_max"]), _ms(h["tick_max"]))))
-    out.append(("rp2040: longest gap between two pad scans while hard thinks",
-                "%s emulated: a key is seen after 2 scans, so a tap (and the pause before the next) of %s or more "
-                "always counts" % (_ms(h["scan_gap_max"]), _ms(2 * h["scan_gap_max"]))))
-    hp = r["heap_hard"]
-    out.append(("rp2040: heap after boot / peak vs hard (gc.collect() samples)",
-                "%.1f KB / %.1f KB; target peak <= 100 KB: %s"
-                % (hp["boot"] / 1024.0, hp["peak"] / 1024.0, _ok(hp["peak"] / 1024.0, TARGETS["peak_kb"]))))
+    out += thinking_rows("rp2040", r, sliced=r.get("sliced_hard"))
+    hp, sp = r["heap_hard"], r["sliced_heap"]
+    out.append(("rp2040: heap after boot / peak vs hard (gc.collect() samples), core 1 | sliced",
+                "%.1f KB / %.1f KB | %.1f KB / %.1f KB (core 1's stack is on the heap); target peak <= 100 KB: %s"
+                % (hp["boot"] / 1024.0, hp["peak"] / 1024.0, sp["boot"] / 1024.0, sp["peak"] / 1024.0,
+                   _ok(hp["peak"] / 1024.0, TARGETS["peak_kb"]))))
     tot_fuel = sum(tf) + sum(sum(r["bot_fuel"][lv]) for lv in ("easy", "medium", "hard"))
     tot_us = sum(tu) + sum(sum(r["bot_us"][lv]) for lv in ("easy", "medium", "hard"))
     out.append(("rp2040: measured wasm fuel per emulated µs (tools/upy/fuel.py uses %d)" % FUEL_PER_US,

@@ -4,13 +4,16 @@ import json
 from tools.rp2040 import Rp2040Error
 
 # The app as main.py builds it, from a fresh interpreter (raw-REPL soft reset:
-# nothing imported yet, so "boot" counts the .mpy code and the App state).
-# Wrappers on tick/update/render/np.write and the bot (start() + step()
-# slices) time them with ticks_us (the RP2040 timer: emulated
-# microseconds; a move runs from its start to the call that returns the cell);
-# with HEAP the heap is sampled after gc.collect() at every tick and, at most
-# every 20 ms, from inside the bot (after a slice). The
-# host types moves when told a turn is open ("@T turns").
+# nothing imported yet, so "boot" counts the .mpy code and the App state), with
+# the computer's search on core 1 as main.py starts it (THREADS) or forced into
+# the ticks (the sliced path). Wrappers on tick/update/render/np.write and on
+# the app's _start_bot/_think time them with ticks_us (the RP2040 timer:
+# emulated microseconds); a move runs from the tick that starts it to the one
+# that takes its cell, whichever core searched. Each move's span is also kept
+# in the timer's own µs (= emulated ns / 1000), so the host can lay the WS2812
+# frames the data pin carried over it. With HEAP the heap is sampled after
+# gc.collect() at every tick and, at most every 20 ms, after a slice (sliced
+# path). The host types moves when told a turn is open ("@T turns").
 _DRIVER = r"""
 import gc, time
 gc.collect()
@@ -21,10 +24,15 @@ from firmware.hw import build
 from firmware.app import App, S_TURN
 # As main.py builds it, with a fixed seed instead of os.urandom so that runs repeat.
 hw = build(cfg, machine.Pin, neopixel.NeoPixel, time, PWM=machine.PWM, entropy=lambda: %(seed)d)
+if %(threads)r:
+    from firmware.thinker import start as _start_thinker
+    hw.thinker, _path = _start_thinker()
+else:
+    _path = "sliced: forced (the driver made no thinker)"
 app = App(hw, cfg, mode=%(mode)r, store_dir=None)
 gc.collect()
 R = {"boot": gc.mem_alloc() - _base, "peak": 0, "ticks": 0, "tick_max": 0, "think_tick_max": 0,
-     "moves": [], "upd": [], "wr": [], "scan_gap_max": 0}
+     "moves": [], "upd": [], "wr": [], "scan_gap_max": 0, "path": _path, "spans": [], "steps": 0, "cells": []}
 HEAP = %(heap)r
 TURNS = %(turns)d
 LIMIT_MS = %(limit_ms)d
@@ -34,7 +42,9 @@ _tick = app.tick
 _upd = app.update
 _ren = app.render
 _wr = hw.np.write
-st = [0, -1, 0, 0, 0, 0]   # thinking flag, turns last reported, last heap sample ms, upd start, move start, tick start
+_sb = app._start_bot
+_th = app._think
+st = [0, -1, 0, 0, -1, 0]   # thinking flag, turns last reported, last heap sample ms, upd start, move start, tick start
 def sample():
     gc.collect()
     a = gc.mem_alloc() - _base
@@ -47,7 +57,7 @@ def tick():
         if g > R["scan_gap_max"]:
             R["scan_gap_max"] = g
     st[5] = t
-    st[0] = 0   # set by step() when the computer thinks inside this tick
+    st[0] = 0   # set by _think() when the computer thinks inside this tick
     d = _tick()
     t = df(us(), t)
     R["ticks"] += 1
@@ -74,51 +84,45 @@ def write():
     _wr()
     if not HEAP:
         R["wr"].append(df(us(), t))
+def heap_due():
+    if HEAP:
+        n = time.ticks_ms()
+        if df(n, st[2]) >= 20:
+            st[2] = n
+            sample()
+def start_bot(seat):
+    t = st[5]   # the move starts with the tick that starts it
+    _sb(seat)
+    if app.thinking >= 0:
+        st[4] = t
+def think():
+    st[0] = 1
+    seat = app.thinking
+    t = st[4]
+    _th()   # (taking the cell, it starts the next computer seat's move: start_bot sets st[4] again)
+    if app.thinking != seat:
+        R["cells"].append(app.entries[seat].move)
+    if app.thinking != seat and t >= 0:   # (the first move starts in App(), before these wrappers: not timed)
+        e = us()
+        R["moves"].append(df(e, t))
+        R["spans"].append((df(t, _sync[0]), df(e, _sync[0])))
+    if app.thinking < 0:
+        st[4] = -1
+    heap_due()
 app.tick = tick
 app.update = update
 app.render = render
+app._start_bot = start_bot
+app._think = think
 hw.np.write = write
-def wrap(bot):
-    # A move is start() then a step() slice per tick until the cell comes back;
-    # step() keeps returning the cell afterwards, so a move is counted once.
-    def moved():
-        if st[4]:
-            R["moves"].append(df(us(), st[4]))
-            st[4] = 0
-    def heap_due():
-        if HEAP:
-            n = time.ticks_ms()
-            if df(n, st[2]) >= 20:
-                st[2] = n
-                sample()
-    stt = bot.start
-    stp = bot.step
-    def start(g, color):
-        st[4] = us()
-        stt(g, color)
-    def step(units):
-        st[0] = 1
-        c = stp(units)
-        if c >= 0:
-            moved()
-        heap_due()
-        return c
-    bot.start = start
-    bot.step = step
-for b in app.bots:
-    if b is not None:
-        wrap(b)
-_orig_make = app._make_bot
-def make_bot(*a):
-    b = _orig_make(*a)
-    wrap(b)
-    return b
-app._make_bot = make_bot
 # A guard in emulated time: a run that stops making turns (a key the app never took) ends
 # here with its state, instead of waiting for the 5-minute idle return to attract mode.
 _t0 = time.ticks_ms()
 def finished():
     return app.game.turns >= TURNS or app.game.result != 0
+# The timer's raw 64-bit µs beside ticks_us, once: the host turns each span into emulated ns.
+_sync = (us(), machine.mem32[0x40054024], machine.mem32[0x40054028])
+R["sync"] = (_sync[1] & 0xFFFFFFFF) * 4294967296 + (_sync[2] & 0xFFFFFFFF)
 app.run(lambda: finished() or df(time.ticks_ms(), _t0) > LIMIT_MS)
 if not finished():
     R["stuck"] = {"ms": df(time.ticks_ms(), _t0), "mode": app.mode, "state": app.state, "turns": app.game.turns,
@@ -127,6 +131,8 @@ if not finished():
 for k in ("upd", "wr"):
     v = R[k]
     R[k] = [len(v), sum(v), max(v) if v else 0]
+if getattr(app, "thinker", None) is not None:   # (getattr: the driver also measures firmware from before it)
+    R["steps"] = app.thinker.steps
 print("@R", R)
 """
 
@@ -134,11 +140,17 @@ print("@R", R)
 HEAP_HOLD_MS = 200  # how long run_app holds each key (and waits after it) while sampling the heap
 
 
-def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms=None, limit_s=None):
+def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms=None, limit_s=None, threads=True):
     """Run the firmware's App (built as main.py builds it) in `mode` until len(moves) turns are played or the
     game ends; pad A types moves[k] (a cell index) when turn k opens (and pad B too in "2p": pairs).
     Returns the guest's figures: boot/peak heap (bytes above a fresh interpreter), tick_max,
-    think_tick_max, moves (µs per bot move), upd/wr ([count, total µs, max µs]), all emulated.
+    think_tick_max, moves (µs per bot move), upd/wr ([count, total µs, max µs]), all emulated;
+    path (where the search ran: "core 1: ..." or "sliced: ..."), steps (step() calls on core 1), cells (each
+    computer move, in order);
+    spans ([(start, end)] emulated ns of each move) and the LED frames the data pin carried:
+    frame_gap_max (ns between two frames' starts, any time) and think_gap_max (the longest such gap
+    that overlaps a move: the computer was thinking), from the decoded WS2812 stream.
+    threads=False: no thinker, the search runs in the ticks (the sliced path, as on a port without _thread).
     hold_ms: how long each key is held, and the gap after it (default 80 ms, 200 with heap sampling).
     scan_gap_max: the longest time between two pad scans (µs)."""
     from firmware.entry import keys_for
@@ -152,7 +164,9 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms
     # limit_s: emulated seconds before the run counts as stuck (an Rp2040Error naming the app's state).
     # By default 60 a turn, which is ample (a hard move with heap sampling ~2 s, countdown + animation ~2 s).
     limit_ms = int(1000 * limit_s) if limit_s is not None else 60000 * len(moves)
-    code = _DRIVER % {"mode": mode, "seed": seed, "heap": bool(heap), "turns": len(moves), "limit_ms": limit_ms}
+    code = _DRIVER % {"mode": mode, "seed": seed, "heap": bool(heap), "turns": len(moves), "limit_ms": limit_ms,
+                      "threads": bool(threads)}
+    first = pico.stats()["frames"]   # the seq the next frame gets
     result = {}
     buf = [b""]
     typed = set()
@@ -185,7 +199,25 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms
         raise Rp2040Error("the app stopped making turns: %r; longest scan gap %d us; moves typed (turn, emulated ns "
                           "their taps end): %r; last contact changes: %r"
                           % (result["stuck"], result["scan_gap_max"], keys_log, pico.switches()[-8:]))
+    base = result.pop("sync")
+    result["spans"] = [((base + a) * 1000, (base + b) * 1000) for a, b in result["spans"]]
+    # (frames from before the run: the last of main.py's app, then the REPL's soft reset, whose host round
+    # trips take no emulated time worth measuring)
+    result.update(frame_gaps([f for f in pico.frames(first) if f.t0_ns >= base * 1000], result["spans"]))
     return result
+
+
+def frame_gaps(frames, spans):
+    """{"frame_gap_max", "think_gap_max", "frames"}: the longest time between the starts of two consecutive
+    frames on the data pin (ns), overall and among the gaps that overlap one of `spans` ([(start, end)] ns)."""
+    out = {"frame_gap_max": 0, "think_gap_max": 0, "frames": len(frames)}
+    for a, b in zip(frames, frames[1:]):
+        g = b.t0_ns - a.t0_ns
+        if g > out["frame_gap_max"]:
+            out["frame_gap_max"] = g
+        if g > out["think_gap_max"] and any(a.t0_ns < e and b.t0_ns > s for s, e in spans):
+            out["think_gap_max"] = g
+    return out
 
 
 def exec_fresh(pico, code, timeout=900.0, consumer=None):

@@ -1,0 +1,233 @@
+"""The RP2040's second core on the emulated Pico: MicroPython's _thread really runs on core 1 (its own CPUID, in parallel, through GC, flash writes and soft resets), and the computer's search runs there in the real firmware: a game against hard read back from the LEDs, the same moves as the sliced path, no stale answer after a mode change."""
+import shutil
+
+import pytest
+
+from engine import Game, WHITE, parse_square
+from engine.bot import Bot
+from tools.rp2040 import Pico
+from tools.rp2040.probe import exec_fresh, guest_json, run_app
+
+pytestmark = pytest.mark.usefixtures("needs_uf2")
+
+
+@pytest.fixture(scope="module")
+def pico(rp2_image, tmp_path_factory):
+    img = tmp_path_factory.mktemp("rp2040-cores") / "flash.img"
+    shutil.copy(rp2_image, img)
+    with Pico(flash=img) as p:
+        p.wait_frames(1)
+        yield p
+
+
+# Everything in functions: without a GIL, a new global made on one core while the other looks one up can
+# make the lookup fail (a dict growing under it), on a real Pico too.
+_PARALLEL = """
+import _thread, time, machine, gc, json
+def main():
+    r = {}
+    lk = _thread.allocate_lock()
+    lk.acquire()
+    def work(n):
+        s = 0
+        for i in range(n):
+            s += i % 7
+        return s
+    def f():
+        r["cpuid"] = machine.mem32[0xd0000000]
+        r["t0"] = time.ticks_us()
+        r["sum"] = work(20000)
+        r["t1"] = time.ticks_us()
+        lk.release()
+    t0 = time.ticks_us()
+    _thread.start_new_thread(f, ())
+    r["main_sum"] = work(20000)
+    t1 = time.ticks_us()
+    lk.acquire()
+    r["main_cpuid"] = machine.mem32[0xd0000000]
+    # core 1's run overlapped core 0's: it started before core 0 finished, and finished after core 0 started
+    r["overlap"] = time.ticks_diff(t1, r["t0"]) > 0 and time.ticks_diff(r["t1"], t0) > 0
+    # GC on core 0 while core 1 allocates
+    def g():
+        x = []
+        for i in range(300):
+            x.append(str(i) * 3)
+            if len(x) > 20:
+                x = []
+        r["g"] = len(x)
+        lk.release()
+    _thread.start_new_thread(g, ())
+    for i in range(30):
+        gc.collect()
+        y = [bytearray(100) for _ in range(10)]
+    lk.acquire()
+    # a flash write on core 0 (core 1 locked out meanwhile) while core 1 computes
+    def h():
+        r["h"] = work(30000)
+        lk.release()
+    _thread.start_new_thread(h, ())
+    with open("/cores.txt", "w") as fh:
+        fh.write("x" * 5000)
+    import os
+    r["file"] = os.stat("/cores.txt")[6]
+    os.remove("/cores.txt")
+    lk.acquire()
+    # leave core 1 busy forever: the next soft reset must stop it
+    def forever():
+        n = 0
+        while True:
+            n += 1
+    _thread.start_new_thread(forever, ())
+    return r
+print("@J", json.dumps(main()))
+"""
+
+_AFTER_RESET = """
+import _thread, time, json
+def main():
+    r = [0]
+    def f():
+        r[0] = 7
+    _thread.start_new_thread(f, ())
+    time.sleep_ms(20)
+    return r[0]
+print("@J", json.dumps(main()))
+"""
+
+
+def test_thread_runs_on_core_1_in_parallel_through_gc_flash_writes_and_a_soft_reset(pico):
+    before = pico.stats()["core1"]["instructions"]
+    r = guest_json(pico, _PARALLEL)
+    want = sum(i % 7 for i in range(20000))
+    assert r["cpuid"] == 1 and r["main_cpuid"] == 0
+    assert r["sum"] == r["main_sum"] == want
+    assert r["overlap"], r
+    assert r["g"] >= 0 and r["h"] == sum(i % 7 for i in range(30000)) and r["file"] == 5000
+    st = pico.stats()["core1"]
+    assert st["instructions"] - before > 1000000 and st["running"]
+    # The soft reset before the next script reset the busy core 1; a thread starts again.
+    assert guest_json(pico, _AFTER_RESET) == 7
+    assert pico.stats()["conflicts"] == 0
+
+
+def host_moves(seed, human, n):
+    """The computer's first n moves in the game against hard (white), replayed in CPython with the app's seed."""
+    bot = Bot("hard")
+    bot.reseed(seed)
+    g = Game()
+    out = []
+    for k in range(n):
+        c = bot.choose(g, WHITE)
+        out.append(c)
+        if k + 1 < n:
+            g.play(human[k], c)
+    return out
+
+
+def test_a_game_against_hard_on_core_1_matches_the_sliced_path_and_the_leds(pico):
+    human = [parse_square(m) for m in ("a1", "i9", "a9", "i1")]
+    r = run_app(pico, human, mode="hard", seed=3)
+    assert r["path"].startswith("core 1"), r["path"]
+    assert r["steps"] > 10                       # the search ran in many step() calls on core 1
+    last = pico.frames()[-1]
+    want = host_moves(3, human, len(human))
+    assert r["cells"] == want
+    # The last frame is the last turn's countdown: the board after the turns before it.
+    g = Game()
+    for k in range(len(human) - 1):
+        g.play(human[k], want[k])
+    assert pico.board_rows(last) == ["".join(".BWe"[g.cell(r9 * 9 + c)] for c in range(9)) for r9 in range(9)]
+    s = run_app(pico, human, mode="hard", seed=3, threads=False)
+    assert s["path"].startswith("sliced") and s["steps"] == 0
+    assert s["cells"] == r["cells"]
+
+
+_MODE_CHANGE = """
+import gc, time, json, machine, neopixel
+import board_config as cfg
+from firmware.hw import build
+from firmware.thinker import start
+from firmware.app import App
+from firmware.modes import M_MENU, M_HARD
+from engine.bot import SLICE_UNITS
+def main():
+    hw = build(cfg, machine.Pin, neopixel.NeoPixel, time, PWM=machine.PWM, entropy=lambda: %(seed)d)
+    hw.thinker = start()[0]
+    app = App(hw, cfg, mode="hard")
+    t = app.thinker
+    out = {}
+    def run_until(cond, limit_ms=20000):
+        t0 = time.ticks_ms()
+        while not cond():
+            if time.ticks_diff(time.ticks_ms(), t0) > limit_ms:
+                raise RuntimeError("gave up: state %%d thinking %%d job %%d" %% (app.state, app.thinking, app.job))
+            time.sleep_ms(app.tick())
+    run_until(lambda: app.thinking < 0)          # the computer's first move
+    app.units = 1                                # its next search: one unit per step() call (slow)
+    app.entries[0].lock_cell(%(human)d)          # the human's move
+    run_until(lambda: app.game.turns == 1 and app.thinking == 1 and app.job != 0)
+    run_until(lambda: t.steps > 20)
+    out["busy"] = not t.idle()
+    stale = app.job
+    app.set_mode(M_MENU)
+    out["idle_after"] = t.idle()
+    out["after"] = (app.thinking, app.job, t.live)
+    app.units = SLICE_UNITS
+    app.set_mode(M_HARD)                         # a new game: the computer chooses for the empty board
+    run_until(lambda: app.thinking < 0)
+    out["stale_answer"] = t.answer(stale)
+    out["cell"] = app.entries[1].move
+    out["turns"] = app.game.turns
+    return out
+print("@J", json.dumps(main()))
+"""
+
+
+def test_a_mode_change_while_core_1_thinks_stops_it_and_leaves_no_stale_answer(pico):
+    r = guest_json(pico, _MODE_CHANGE % {"seed": 5, "human": parse_square("e5")})
+    assert r["busy"], "the search had finished before the mode changed: nothing was tested"
+    assert r["idle_after"] and r["after"] == [-1, 0, 0]
+    assert r["stale_answer"] == -1
+    assert r["turns"] == 0 and r["cell"] == host_moves(5, [None], 1)[0]
+
+
+_FAILING = """
+import time, json, machine, neopixel
+import board_config as cfg
+from firmware.hw import build
+from firmware.thinker import start
+from firmware.app import App
+class FailingBot:
+    def __init__(self, level):
+        self.n = 0
+    def reseed(self, seed):
+        pass
+    def start(self, game, color):
+        pass
+    def step(self, units):
+        self.n += 1
+        if self.n > 3:
+            raise IndexError("a bug in the search")
+        return -1
+def main():
+    hw = build(cfg, machine.Pin, neopixel.NeoPixel, time, PWM=machine.PWM, entropy=lambda: 1)
+    hw.thinker = start()[0]
+    app = App(hw, cfg, mode="hard", bots=FailingBot)
+    try:
+        for _ in range(200):
+            time.sleep_ms(app.tick())
+    except RuntimeError as e:
+        return str(e)
+    return None
+print("@J", json.dumps(main()))
+"""
+
+
+def test_an_error_in_the_search_on_core_1_is_raised_by_the_app_on_core_0(pico):
+    msg = guest_json(pico, _FAILING)
+    assert msg and "failed on core 1" in msg and "IndexError" in msg, msg
+
+
+def test_the_game_as_main_py_runs_it_searches_on_core_1(pico):
+    out = exec_fresh(pico, "from firmware.thinker import start\nt, why = start()\nprint(why)").decode()
+    assert out.startswith("core 1:"), out
