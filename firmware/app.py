@@ -36,12 +36,13 @@ _S_HOLD = const(7)
 TICK_MS = const(10)  # one pad scan per tick: 2 agreeing scans debounce a key (10-20 ms)
 _TICK_US = const(10000)  # TICK_MS in microseconds, for run()'s grid
 FRAME_MS = const(20)  # 50 frames/s; one strip write of 83 LEDs takes 2.5 ms
-# While a computer thinks in the ticks (the sliced path: no second core), a frame in every tick.
-# Each such tick carries a bot slice and lasts longer than TICK_MS, so frames due every FRAME_MS
-# came only at the next tick after they were due: the strip saw gaps of FRAME_MS plus a tick, and
-# at 25 frames/s while thinking, twice that. `python -m tools.bench --only rp2040` prints the
-# longest gap between two frames on the data pin, for both paths.
-_THINK_FRAME_MS = const(10)
+# While a computer thinks in the ticks (the sliced path: no second core), the next frame is due
+# this long after the tick that drew the last one: in every tick that outlasts TICK_MS (a slice
+# makes it long), in every other one when they keep to the grid. On the FRAME_MS schedule a frame
+# came only at the first tick after it was due, up to a long tick late (and at 25 frames/s while
+# thinking, before, 40 ms plus a tick). `python -m tools.bench --only rp2040` prints the longest
+# gap between two frames on the data pin, for both paths.
+_THINK_FRAME_MS = const(11)
 _COUNT_MS = const(900)  # countdown: 3 beats of COUNT_BEAT, then the reveal
 _THINK_MS = const(700)  # computer-vs-computer: minimum time a turn stays open
 _SUDDEN_MS = const(900)  # sudden death announced (red), then each status LED blinks its player's count
@@ -318,10 +319,12 @@ class App:
             # start in: a key scan that costs a few us more (it stops at the first low column)
             # must not move a breathing LED by one level (secrecy; the emulated Pico saw it).
             self.frame(t)
-            period = FRAME_MS if self.thinking < 0 or self.thinker is not None else _THINK_FRAME_MS
-            nf = clock.ticks_add(t, period)
-            if clock.ticks_diff(now, nf) >= 0:
-                nf = clock.ticks_add(now, period)  # fell behind: no burst of catch-up frames
+            if self.thinking < 0 or self.thinker is not None:
+                nf = clock.ticks_add(t, FRAME_MS)
+                if clock.ticks_diff(now, nf) >= 0:
+                    nf = clock.ticks_add(now, FRAME_MS)  # fell behind: no burst of catch-up frames
+            else:
+                nf = clock.ticks_add(now, _THINK_FRAME_MS)
             self.next_frame = nf
         # Tick to a deadline: the next tick is due TICK_MS after this one was,
         # whatever this one cost; an overrun starts the next one at once.

@@ -4,7 +4,7 @@ import sys
 # Bytes of core 1's stack (taken from the heap once, at start): step() runs with the heap locked, so every
 # Python frame of the search lives on this stack. `python -m tools.bench --only rp2040` prints the smallest
 # stack the heaviest moves ran in, against this.
-STACK = 8192
+STACK = 6144
 
 
 class Thinker:
