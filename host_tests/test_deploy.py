@@ -9,6 +9,8 @@ import pytest
 from tools import deploy
 from tools.deploy import DeployError
 
+from deploy_fakes import BoardFiles, SocketPort
+
 ROOT = Path(__file__).resolve().parent.parent
 needs_node = pytest.mark.needs_node
 STATUS_A = 81          # strip index of pad A's status LED (boards/pico.py STATUS_LEDS)
@@ -210,59 +212,37 @@ def test_the_interrupt_is_retried_while_the_chip_boots():
 ESP32_BOOT_LOG = b"ESP-ROM:esp32s3-20210327\r\nrst:0x1 (POWERON),boot:0x8 (SPI_FAST_FLASH_BOOT)\r\n"
 
 
-class FakeRepl:
+class FakeRepl(SocketPort):
     """A socket that speaks just enough raw REPL (Ctrl-A banner, Ctrl-D soft reboot) after `boot_s` seconds of
     deafness, during which it prints an ESP32's boot ROM log, as a chip reset by the port's opening does."""
 
     def __init__(self, boot_s, boot_log=ESP32_BOOT_LOG):
-        import socket
-        import threading
+        super().__init__()
         self.boot_s = boot_s
         self.boot_log = boot_log
-        self.srv = socket.socket()
-        self.srv.bind(("127.0.0.1", 0))
-        self.srv.listen(4)
-        self.stop = threading.Event()
-        self.th = threading.Thread(target=self._serve, daemon=True)
 
-    def _serve(self):
+    def handle(self, c):
         import time
-        self.srv.settimeout(0.2)
+        t0 = time.monotonic()
+        c.settimeout(0.1)
+        next_log = t0
         while not self.stop.is_set():
+            if time.monotonic() - t0 < self.boot_s and time.monotonic() >= next_log:
+                c.sendall(self.boot_log)       # the boot ROM and bootloader talk while the chip boots
+                next_log += 0.3
             try:
-                c, _ = self.srv.accept()
+                data = c.recv(256)
             except OSError:
                 continue
-            t0 = time.monotonic()
-            c.settimeout(0.1)
-            next_log = t0
-            while not self.stop.is_set():
-                if time.monotonic() - t0 < self.boot_s and time.monotonic() >= next_log:
-                    c.sendall(self.boot_log)       # the boot ROM and bootloader talk while the chip boots
-                    next_log += 0.3
-                try:
-                    data = c.recv(256)
-                except OSError:
-                    continue
-                if not data:
-                    break
-                if time.monotonic() - t0 < self.boot_s:
-                    continue                       # still booting: the bytes are lost
-                for b in data:
-                    if b == 1:
-                        c.sendall(b"raw REPL; CTRL-B to exit\r\n>")
-                    elif b == 4:
-                        c.sendall(b"OK\r\nMPY: soft reboot\r\nraw REPL; CTRL-B to exit\r\n>")
-            c.close()
-
-    def __enter__(self):
-        self.th.start()
-        return "socket://127.0.0.1:%d" % self.srv.getsockname()[1]
-
-    def __exit__(self, *exc):
-        self.stop.set()
-        self.th.join(5)
-        self.srv.close()
+            if not data:
+                break
+            if time.monotonic() - t0 < self.boot_s:
+                continue                       # still booting: the bytes are lost
+            for b in data:
+                if b == 1:
+                    c.sendall(b"raw REPL; CTRL-B to exit\r\n>")
+                elif b == 4:
+                    c.sendall(b"OK\r\nMPY: soft reboot\r\nraw REPL; CTRL-B to exit\r\n>")
 
 
 @pytest.mark.parametrize("value, want", [
@@ -300,81 +280,46 @@ def test_nothing_listening_on_a_socket():
     assert "nothing answers" in str(ei.value)
 
 
-def test_silent_board_gets_the_safe_boot_hint():
-    import socket
-    import threading
-    srv = socket.socket()
-    srv.bind(("127.0.0.1", 0))
-    srv.listen(4)
-    stop = threading.Event()
+class Swallow(SocketPort):
+    """Accepts and reads, never answers: a busy main.py."""
 
-    def swallow():                            # accepts and reads, never answers: a busy main.py
-        srv.settimeout(0.2)
-        conns = []
-        while not stop.is_set():
+    def handle(self, c):
+        c.settimeout(0.1)
+        while not self.stop.is_set():
             try:
-                conns.append(srv.accept()[0])
+                if not c.recv(256):
+                    return
             except OSError:
                 pass
-        for c in conns:
-            c.close()
-    th = threading.Thread(target=swallow, daemon=True)
-    th.start()
-    try:
+
+
+def test_silent_board_gets_the_safe_boot_hint():
+    with Swallow() as port:
         with pytest.raises(DeployError) as ei:
-            deploy.Device("socket://127.0.0.1:%d" % srv.getsockname()[1])
+            deploy.Device(port)
         assert "nothing came back from socket://" in str(ei.value) and "safe boot" in str(ei.value)
-    finally:
-        stop.set()
-        th.join(5)
-        srv.close()
 
 
-class OddPort:
+class OddPort(SocketPort):
     """A socket server that, to every connection, does `what`: "close" at once, or "chatter" (an Arduino sketch's
     readings, forever), or "noise" (bytes at a wrong baud rate). Counts the connections."""
 
     def __init__(self, what):
-        import socket
-        import threading
+        super().__init__()
         self.what = what
-        self.connections = 0
-        self.srv = socket.socket()
-        self.srv.bind(("127.0.0.1", 0))
-        self.srv.listen(4)
-        self.stop = threading.Event()
-        self.th = threading.Thread(target=self._serve, daemon=True)
 
-    def _serve(self):
+    def handle(self, c):
         import time
-        self.srv.settimeout(0.2)
+        if self.what == "close":
+            return
+        c.settimeout(0.05)
         while not self.stop.is_set():
             try:
-                c, _ = self.srv.accept()
+                c.sendall(b"Temperature: 21.5 C\r\n" if self.what == "chatter" else bytes([0xF0, 0x0F, 0x80, 0xFE]))
+                c.recv(256)
             except OSError:
-                continue
-            self.connections += 1
-            if self.what == "close":
-                c.close()
-                continue
-            c.settimeout(0.05)
-            while not self.stop.is_set():
-                try:
-                    c.sendall(b"Temperature: 21.5 C\r\n" if self.what == "chatter" else bytes([0xF0, 0x0F, 0x80, 0xFE]))
-                    c.recv(256)
-                except OSError:
-                    pass
-                time.sleep(0.05)
-            c.close()
-
-    def __enter__(self):
-        self.th.start()
-        return "socket://127.0.0.1:%d" % self.srv.getsockname()[1]
-
-    def __exit__(self, *exc):
-        self.stop.set()
-        self.th.join(5)
-        self.srv.close()
+                pass
+            time.sleep(0.05)
 
 
 @pytest.mark.parametrize("what, want", [
@@ -398,7 +343,7 @@ def test_a_port_that_closes_or_talks_nonsense_is_named_for_what_it_does(what, wa
         assert "reset or unplugged" in msg
 
 
-class FakeDevice:
+class FakeDevice(BoardFiles):
     """Stands in for deploy.Device: only what deploy() asks before copying (and it fails the test if deploy writes)."""
 
     def __init__(self, platform="rp2", mpy=6 | 3 << 8 | 4 << 10, machine="Raspberry Pi Pico with RP2040",
@@ -414,23 +359,6 @@ class FakeDevice:
 
     def frozen(self):
         return None          # the stock firmware: no game frozen in (test_deploy_frozen.py has the other case)
-
-    def listing(self):
-        return [(p, len(d)) for p, d in sorted(self.files.items())]
-
-    def heads(self, paths, n=160):
-        return {p: self.files[p][:n] if p in self.files else None for p in paths}
-
-    def record(self):
-        import json
-        raw = self.files.get(deploy.MANIFEST_NAME)
-        return json.loads(raw) if raw else None
-
-    def hashes(self, paths):
-        return {p: deploy.sha(self.files[p]) if p in self.files else None for p in paths}
-
-    def free_space(self):
-        return None, 1
 
     def write(self, *a):
         pytest.fail("deploy wrote to the board")

@@ -11,6 +11,8 @@ from tools.deploy import DeployError
 from tools.firmware import frozen_game, game_files
 from tools.firmware.marker import sha256
 
+from deploy_fakes import BoardFiles
+
 PICO = {"implementation": "micropython", "version": "1.27.0", "machine": "Raspberry Pi Pico with RP2040",
         "platform": "rp2", "mpy": 6, "mpy_sub": 3, "arch": 4, "arch_flags": 0, "has_mpy": True}
 PICO2 = dict(PICO, machine="Raspberry Pi Pico2 with RP2350")
@@ -35,7 +37,7 @@ def earlier_deploy(board="pico"):
     return files
 
 
-class Board:
+class Board(BoardFiles):
     """A board over deploy.Device's interface that keeps what is written, so the end state can be checked."""
 
     def __init__(self, files, says=PICO, frozen_says=None):
@@ -51,22 +53,6 @@ class Board:
         on_fs = [p for p in deploy.SHADOWS + ("board_config.py", "board_config.mpy")
                  if any(f == p or f.startswith(p + "/") for f in self.files)]
         return dict(self.frozen_says, on_fs=on_fs)     # as the probe finds them now
-
-    def listing(self):
-        return [(p, len(d)) for p, d in sorted(self.files.items())]
-
-    def heads(self, paths, n=160):
-        return {p: self.files[p][:n] if p in self.files else None for p in paths}
-
-    def record(self):
-        raw = self.files.get(deploy.MANIFEST_NAME)
-        return json.loads(raw) if raw else None
-
-    def hashes(self, paths):
-        return {p: deploy.sha(self.files[p]) if p in self.files else None for p in paths}
-
-    def free_space(self):
-        return None, 1
 
     def write(self, path, data):
         self.written.append(path)
