@@ -9,21 +9,8 @@ import pytest
 
 from tools import web
 
-from web_helpers import (DOCS, ROOT, Served, advance, build_site, classify, need_browser, need_port, open_page,
-                         page_rows, severe, start_driver, sync, tap)
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    # The test suite's site: the page's Python (wts.python) and the manual clock are only in a --test-hooks build.
-    return build_site(tmp_path_factory.mktemp("site") / "web", test_hooks=True)
-
-
-@pytest.fixture(scope="module")
-def url(site):
-    s = Served(site)
-    yield s.url
-    s.stop()
+from web_helpers import (advance, build_site, classify, DOCS, driver, need_port, open_page, page_rows, ROOT, Served,
+                         severe, site, sync, tap, url)
 
 
 @pytest.fixture(scope="module")
@@ -32,13 +19,6 @@ def plain_url(tmp_path_factory):
     s = Served(build_site(tmp_path_factory.mktemp("plain") / "web"))
     yield s.url
     s.stop()
-
-
-@pytest.fixture(scope="module")
-def driver():
-    d = start_driver()
-    yield d
-    d.quit()
 
 
 def snapshot(driver):

@@ -15,23 +15,11 @@ import pytest
 from tools import web
 from tools.web import relay as relay_mod
 
-from web_helpers import ROOT, advance, build_site, open_page, page_rows, severe, start_driver, sync, tap
+from web_helpers import advance, driver, open_page, page_rows, ROOT, severe, site, sync, tap
 
 PY = sys.executable
 EXAMPLES = ROOT / "docs" / "examples"
 EMPTY = json.dumps({"board": ["........."] * 9, "eggs": [], "you": "white"}).encode()
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    return build_site(tmp_path_factory.mktemp("site") / "web", test_hooks=True)
-
-
-@pytest.fixture(scope="module")
-def driver():
-    d = start_driver()
-    yield d
-    d.quit()
 
 
 class Server:

@@ -6,8 +6,7 @@ import pytest
 
 from tools import web
 from tools.sim import narrate
-from web_helpers import (Served, advance, build_site, local_storage, open_page, page_rows, severe, start_driver, sync,
-                         tap)
+from web_helpers import advance, local_storage, open_page, page_rows, severe, site, start_driver, sync, tap, url
 
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
 
@@ -17,18 +16,6 @@ const body = document.body.cloneNode(true);
 body.querySelectorAll('script').forEach((s) => s.remove());
 return body.textContent;
 """
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    return build_site(tmp_path_factory.mktemp("site") / "web", test_hooks=True)
-
-
-@pytest.fixture(scope="module")
-def url(site):
-    s = Served(site)
-    yield s.url
-    s.stop()
 
 
 @pytest.fixture(scope="module")

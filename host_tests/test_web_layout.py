@@ -6,7 +6,7 @@ import struct
 import pytest
 
 from tools import web
-from web_helpers import DOCS, Served, advance, build_site, open_page, start_driver, sync, tap
+from web_helpers import advance, build_site, DOCS, open_page, Served, site, start_driver, sync, tap, url
 
 # (width, height) in CSS px: phone, tablet, laptop, desktop, each in both orientations.
 SIZES = [(390, 844), (844, 390), (768, 1024), (1024, 768), (1366, 768), (768, 1366), (1920, 1080), (1080, 1920)]
@@ -96,13 +96,6 @@ def problems(m, mode, side, lang="en"):
             out.append("%s (%r) is cut off: %s outside pad A's panel %s" % (
                 name, texts[name][0][:40], [round(v) for v in texts[name][1]], panel and [round(v) for v in panel]))
     return out
-
-
-@pytest.fixture(scope="module")
-def url(tmp_path_factory):
-    s = Served(build_site(tmp_path_factory.mktemp("site") / "web", test_hooks=True))
-    yield s.url
-    s.stop()
 
 
 @pytest.fixture(scope="module")

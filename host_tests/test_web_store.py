@@ -6,32 +6,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from web_helpers import (Served, advance, build_site, local_storage, open_page, page_rows, severe, start_driver, sync,
-                         tap)
+from web_helpers import advance, driver, local_storage, open_page, page_rows, severe, site, sync, tap, url
 
 # The firmware's files, and the names firmware/launcher.py's set_aside() gives settings and scores after crashes.
 STORE_NAMES = ("settings.json", "scores.json", "error.log", "settings.bad.json", "scores.bad.json")
 KEPT = STORE_NAMES + ("lang",)  # and the page's own: the language chosen
 FIRMWARE_FILE = "lib/firmware/app.mpy"
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    return build_site(tmp_path_factory.mktemp("site") / "web", test_hooks=True)
-
-
-@pytest.fixture(scope="module")
-def url(site):
-    s = Served(site)
-    yield s.url
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def driver():
-    d = start_driver()
-    yield d
-    d.quit()
 
 
 def py_value(driver, expr):

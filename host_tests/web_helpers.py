@@ -156,3 +156,27 @@ def severe(log):
 
 def local_storage(driver):
     return json.loads(driver.execute_script("return JSON.stringify(Object.assign({}, localStorage))"))
+
+
+# ---- fixtures the browser test modules share: imported by name, so each module still gets its own (module scope)
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The test suite's site: the page's Python (wts.python) and the manual clock are only in a --test-hooks build."""
+    return build_site(tmp_path_factory.mktemp("site") / "web", test_hooks=True)
+
+
+@pytest.fixture(scope="module")
+def url(site):
+    """The --test-hooks site served on 127.0.0.1."""
+    s = Served(site)
+    yield s.url
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def driver():
+    """Headless Chromium at start_driver()'s default size, English."""
+    d = start_driver()
+    yield d
+    d.quit()
