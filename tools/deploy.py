@@ -809,23 +809,7 @@ def deploy(board, port=None, dry_run=False, reset=True, log=print, root=ROOT, _d
         for p in found["foreign"]:
             if p in files:
                 log("overwrite %s (not from this project; --overwrite)" % p)
-        for p in stale:
-            log("remove %s" % p)
-            if p.endswith("/"):
-                dev.rmtree(p[:-1])
-            else:
-                dev.remove(p)
-        for p in changed:
-            log("copy   %s (%d bytes)" % (p, len(files[p])))
-            dev.mkdirs(p)
-            dev.write(p, files[p])
-        # Verify every file, not just the copied ones: a board must end up
-        # byte-identical to this build.
-        now = dev.hashes(files)
-        bad = [p for p in files if now.get(p) != sha(files[p])]
-        if bad:
-            raise DeployError("verification failed for %s: the board's copy differs from the build; "
-                              "deploy again (if it keeps failing the flash may be worn or full)" % ", ".join(bad))
+        write_and_verify(dev, files, changed, stale, log)
         dev.write(MANIFEST_NAME, record_text(board, files))
         log("verified %d files by SHA-256 (%d copied, %d unchanged%s); their list is in %s on the board" % (
             len(files), len(changed), summary["unchanged"], ", %d removed" % len(stale) if stale else "", MANIFEST_NAME))
@@ -837,6 +821,26 @@ def deploy(board, port=None, dry_run=False, reset=True, log=print, root=ROOT, _d
     finally:
         if _device is None:
             dev.close()
+
+
+def write_and_verify(dev, files, changed, stale, log):
+    """Remove `stale`, copy `changed` (of `files`, {board path: bytes}), then verify every file by SHA-256, not just
+    the copied ones: a board must end up byte-identical to this build (DeployError naming the files if not)."""
+    for p in stale:
+        log("remove %s" % p)
+        if p.endswith("/"):
+            dev.rmtree(p[:-1])
+        else:
+            dev.remove(p)
+    for p in changed:
+        log("copy   %s (%d bytes)" % (p, len(files[p])))
+        dev.mkdirs(p)
+        dev.write(p, files[p])
+    now = dev.hashes(files)
+    bad = [p for p in files if now.get(p) != sha(files[p])]
+    if bad:
+        raise DeployError("verification failed for %s: the board's copy differs from the build; "
+                          "deploy again (if it keeps failing the flash may be worn or full)" % ", ".join(bad))
 
 
 def deploy_frozen(dev, info, frozen, board, cfg, port, dry_run, reset, log, root, overwrite, emulated):
@@ -876,19 +880,7 @@ def deploy_frozen(dev, info, frozen, board, cfg, port, dry_run, reset, log, root
             log("would remove %s" % p)
         log("dry run: %d to copy, %d to remove; nothing was changed" % (len(changed), len(stale)))
         return summary
-    for p in stale:
-        log("remove %s" % p)
-        if p.endswith("/"):
-            dev.rmtree(p[:-1])
-        else:
-            dev.remove(p)
-    for p in changed:
-        log("copy   %s (%d bytes)" % (p, len(files[p])))
-        dev.write(p, files[p])
-    now = dev.hashes(files)
-    bad = [p for p in files if now.get(p) != sha(files[p])]
-    if bad:
-        raise DeployError("verification failed for %s: the board's copy differs from the build; deploy again" % ", ".join(bad))
+    write_and_verify(dev, files, changed, stale, log)
     if changed or stale:
         dev.write(MANIFEST_NAME, record_text(board, files))
         log("verified: %d copied, %d removed; the game runs from the firmware, wired as boards/%s.py"
