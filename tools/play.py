@@ -14,6 +14,9 @@ from tools.sim.narrate import LANGS
 
 # What a player may ask the simulator for (the firmware's own mode names, firmware/modes.py).
 PLAY_MODES = ("2p",) + BOT_LEVELS + ("demo", "tutorial", "attract", "menu")
+# Said when a board got the game: what a player does next.
+DONE = ("play: done. The board restarts into attract mode: press any key on a pad to play,"
+        " or hold * on pad A for two seconds for the menu.")
 
 
 class Refused(Exception):
@@ -243,18 +246,15 @@ def offer(args, port, usb=None):
     if not ask("play: %s with boards/%s.py%s?" % (what, board, keeps), args):
         print("play: nothing was written to the board. ./wts play --sim plays the simulator instead.")
         return 0
-    if circuit:
-        from tools import circuitpy
-
-        rc = circuitpy.main(["--board", board] + (["--overwrite"] if args.overwrite else []))
-    else:
+    if not circuit:
         print("play: deploying the %s build to %s (takes a minute the first time)" % (board, port), flush=True)
-        rc = deploy.main(["--board", board, "--port", port] + (["--overwrite"] if args.overwrite else []))
-    if rc:
-        return rc
-    print("play: done. The board restarts into attract mode: press any key on a pad to play,"
-          " or hold * on pad A for two seconds for the menu.")
-    return 0
+        return run_deploy(args, board, port)
+    from tools import circuitpy
+
+    rc = circuitpy.main(["--board", board] + (["--overwrite"] if args.overwrite else []))
+    if not rc:
+        print(DONE)
+    return rc
 
 
 def frozen_wiring(frozen, found):
@@ -304,12 +304,17 @@ def offer_frozen(args, seen, port):
                args):
         print("play: nothing was written to the board. ./wts play --sim plays the simulator instead.")
         return 0
+    return run_deploy(args, board, port)
+
+
+def run_deploy(args, board, port):
+    """tools.deploy onto the board at `port` as `board`; says how to play when it went well. Returns its exit code."""
+    from tools import deploy
+
     rc = deploy.main(["--board", board, "--port", port] + (["--overwrite"] if args.overwrite else []))
-    if rc:
-        return rc
-    print("play: done. The board restarts into attract mode: press any key on a pad to play,"
-          " or hold * on pad A for two seconds for the menu.")
-    return 0
+    if not rc:
+        print(DONE)
+    return rc
 
 
 def main(argv=None):
