@@ -10,30 +10,10 @@ from tools import web
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-PACKAGES = "Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)"
-
-
-def port_missing():
-    return not all((web.PORT_DIR / f).is_file() for f in web.PORT_FILES)
-
-
-def _missing():
-    if port_missing():
-        return "the MicroPython webassembly port is not installed: run ./wts setup (npm ci in tools/node)"
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed: run ./wts setup (requirements-dev.txt)"
-    for p in (CHROMIUM, CHROMEDRIVER):
-        if not os.path.exists(p):
-            return "%s missing: browser tests need %s" % (p, PACKAGES)
-    return None
 
 
 def need_browser():
-    why = _missing()
+    why = web.browser_missing()
     if why is None:
         return
     if os.environ.get("CI"):
@@ -42,7 +22,7 @@ def need_browser():
 
 
 def need_port():
-    if port_missing():
+    if web.port_missing():
         need_browser()
 
 
@@ -71,7 +51,7 @@ def start_driver(width=900, height=1200, languages="en-US,en"):
     from selenium.webdriver.chrome.service import Service
 
     o = webdriver.ChromeOptions()
-    o.binary_location = CHROMIUM
+    o.binary_location = web.CHROMIUM
     for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-background-networking",
               "--disable-component-update", "--disable-default-apps", "--disable-sync", "--no-first-run",
               "--metrics-recording-only", "--disable-extensions", "--window-size=%d,%d" % (width, height),
@@ -79,7 +59,7 @@ def start_driver(width=900, height=1200, languages="en-US,en"):
         o.add_argument(a)
     o.add_experimental_option("prefs", {"intl.accept_languages": languages})
     o.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    d = webdriver.Chrome(service=Service(CHROMEDRIVER), options=o)
+    d = webdriver.Chrome(service=Service(web.CHROMEDRIVER), options=o)
     d.set_script_timeout(60)
     return d
 

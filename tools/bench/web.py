@@ -4,35 +4,18 @@ import statistics
 import tempfile
 import time
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 LOADS = 5
 RUN_S = 3.0
 
 
-def _missing():
+def figures():
     from tools import web
 
-    if not all((web.PORT_DIR / f).is_file() for f in web.PORT_FILES):
-        return "the MicroPython webassembly port is not installed (./wts setup)"
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed (./wts setup)"
-    for p in (CHROMIUM, CHROMEDRIVER):
-        if not os.path.exists(p):
-            return "%s missing (apt-get install chromium chromium-driver)" % p
-    return None
-
-
-def figures():
-    why = _missing()
+    why = web.browser_missing()
     if why is not None:
         return [("browser edition", "not measured: " + why)]
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
-
-    from tools import web
 
     out = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -44,11 +27,11 @@ def figures():
         web.build(os.path.join(tmp, "hooks"), log=lambda *a: None, test_hooks=True)
         hsrv, hurl = web.serve_in_thread(os.path.join(tmp, "hooks"))
         o = webdriver.ChromeOptions()
-        o.binary_location = CHROMIUM
+        o.binary_location = web.CHROMIUM
         for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-background-networking",
                   "--window-size=900,1200"):
             o.add_argument(a)
-        d = webdriver.Chrome(service=Service(CHROMEDRIVER), options=o)
+        d = webdriver.Chrome(service=Service(web.CHROMEDRIVER), options=o)
         try:
             firsts = []
             stages = []

@@ -2,6 +2,7 @@
 import base64
 import hashlib
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -10,6 +11,28 @@ from tools import ROOT
 SITE_SRC = ROOT / "tools" / "web" / "site"
 PORT_DIR = ROOT / "tools" / "node" / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 PORT_FILES = ("micropython.mjs", "micropython.wasm")  # all the page needs of the npm package (pinned by package-lock.json)
+# Headless Chromium that the browser tests and the browser benchmark drive through Selenium: Debian's packages.
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+
+def port_missing():
+    """True when the MicroPython webassembly port (npm) is not installed."""
+    return not all((PORT_DIR / f).is_file() for f in PORT_FILES)
+
+
+def browser_missing():
+    """Why the built site cannot be driven in headless Chromium here (the port, selenium, Debian's packages), or None."""
+    if port_missing():
+        return "the MicroPython webassembly port is not installed: run ./wts setup (npm ci in tools/node)"
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed: run ./wts setup (requirements-dev.txt)"
+    for p in (CHROMIUM, CHROMEDRIVER):
+        if not os.path.exists(p):
+            return "%s missing: it needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)" % p
+    return None
 PORT_VERSION = "1.27.0"
 # .mpy version the port loads (its sys.implementation._mpy; a test asks the port itself). Bytecode only, no -march:
 # the device files are compiled as tools.deploy compiles them for a board (measured: firmware import 326 -> 135 ms).
