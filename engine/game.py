@@ -184,7 +184,7 @@ class Game:
         b = self._b
         # One cheap test for the usual legal turn; _check finds and words the
         # problem otherwise. x.__class__ rejects bools and floats like type()
-        # does, at half the cost of a call (1,500 vs 2,750 fuel each).
+        # does, for about half the cost of a call (`python -m tools.bench --only engine` times a turn).
         if (self.result != ONGOING or black.__class__ is not int or white.__class__ is not int
                 or black < 0 or white < 0 or black >= _NCELLS or white >= _NCELLS
                 or b[_P[black]] != EMPTY or b[_P[white]] != EMPTY):
@@ -259,7 +259,7 @@ class Game:
                 # Enemy test in one operation: v & e is non-zero exactly for
                 # the enemy turtle and for eggs (3), never for empty, own or
                 # wall (4). Most neighbours are empty, so most directions
-                # stop after one load (~1,400 fuel per direction).
+                # stop after one load.
                 e = 3 - p
                 mask = 0
                 bit = 1
@@ -441,7 +441,7 @@ class Game:
                 continue
             for d in _AXES:
                 # Most turtles have no neighbour of their colour on an axis:
-                # two loads decide that (~2,600 fuel per axis).
+                # two loads decide that.
                 if b[c + d] & 7 != p and b[c - d] & 7 != p:
                     continue
                 x = c + d

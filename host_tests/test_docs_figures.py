@@ -67,26 +67,6 @@ CODE_DIRS = ("engine", "firmware", "boards", "circuitpython", "tools")
 # it was measured.
 FUEL_UNITS = {"M fuel", "fuel", "M"}
 
-# Files (or a package: every file under it) that restated measured figures when this test was
-# written, and how many. The count may only fall: remove an entry once its comments point at the
-# command instead (the test says when).
-KNOWN = {
-    "engine/game.py": 3,
-    "tools/upy/__init__.py": 1,
-    "tools/upy/fuel.py": 3,
-    "tools/web/__init__.py": 1,
-    "tools/web/site/webhw.py": 2,
-}
-
-
-def known_key(rel):
-    """The KNOWN entry a file counts towards: its own, or its package's (engine/bot for engine/bot.py too)."""
-    for key in KNOWN:
-        if rel == key or rel.startswith(key + "/") or rel == key + ".py":
-            return key
-    return None
-
-
 def code_blocks(path):
     """[[(line number, text)]] of one Python file: a trailing comment, a run of comment-only lines, a docstring."""
     src = path.read_text(encoding="utf-8")
@@ -141,23 +121,10 @@ def test_code_scan_sees_comments_and_docstrings(tmp_path):
 
 
 def test_no_code_comment_restates_a_measured_figure():
-    news, counts, lines = [], {}, {}
+    found = []
     for p in code_files():
         rel = str(p.relative_to(ROOT))
-        found = code_figures(p)
-        if not found:
-            continue
-        shown = ["  %s:%d: %s   (%s)" % (rel, n, fig, text[:100]) for n, fig, text in found]
-        key = known_key(rel)
-        if key is None:
-            news += shown
-        else:
-            counts[key] = counts.get(key, 0) + len(found)
-            lines.setdefault(key, []).extend(shown)
-    over = ["%s: %d figures, at most %d allowed\n%s" % (k, counts[k], KNOWN[k], "\n".join(lines[k]))
-            for k in counts if counts[k] > KNOWN[k]]
-    assert news == [] and over == [], (
+        found += ["  %s:%d: %s   (%s)" % (rel, n, fig, text[:100]) for n, fig, text in code_figures(p)]
+    assert found == [], (
         "comments restate measured figures: say why and name the command that measures them "
-        "(python -m tools.bench --only PART, docs/performance.md) instead:\n" + "\n".join(news + over))
-    done = sorted(k for k in KNOWN if counts.get(k, 0) == 0)
-    assert done == [], "these no longer restate figures: remove them from KNOWN: %s" % ", ".join(done)
+        "(python -m tools.bench --only PART, docs/performance.md) instead:\n" + "\n".join(found))

@@ -17,8 +17,9 @@ NODE_DIR = ROOT / "tools" / "node"
 _SCRIPT = NODE_DIR / "upy.mjs"
 _PORT_PACKAGE = NODE_DIR / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 
-# A Raspberry Pi Pico running MicroPython has about 190 KB of free heap; the
-# default keeps tests honest about memory use on the smallest target.
+# The default is below the free heap of a Raspberry Pi Pico running MicroPython
+# (boards/pico.py HEAP_BYTES), which keeps tests honest about memory use on the
+# smallest target.
 # Caveats measured on the pyscript build (1.27): `heapsize` is only the first
 # heap area — when it is full the heap grows by a new area instead of raising
 # MemoryError — and the GC reclaims garbage only between exec() calls (inside

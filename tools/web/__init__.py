@@ -44,7 +44,7 @@ SITE_JSON = "site.json"
 GENERATOR = "tools.web"  # site.json "generator": a folder holding such a site.json was written by build()
 DEFAULT_OUT = ROOT / "build" / "web"
 NPIX = 83
-# Start size of the guest heap: a Pico has ~190 KB free; the port grows the heap when it must (DEVELOPERS.md).
+# Start size of the guest heap: a little over a Pico's free heap (boards/pico.py HEAP_BYTES); the port grows it when it must.
 HEAPSIZE = 256 * 1024
 
 
@@ -331,7 +331,8 @@ def build(out=DEFAULT_OUT, board="pico", log=print, compiled=True, test_hooks=Fa
         "heapsize": HEAPSIZE,
         "npix": NPIX,
         "files": sorted(files),
-        # The device files travel inside site.json (base64): one request instead of ~30 (measured: -150 ms to the first frame).
+        # The device files travel inside site.json (base64): one request instead of one per file, which the first
+        # frame waited for (`python -m tools.bench --only web` measures load to first frame).
         "device": {rel: base64.b64encode(data).decode("ascii") for rel, data in sorted(files.items())},
         "pageFiles": list(written),
         "keymap": keymap(),

@@ -439,7 +439,7 @@ class Page:
 
     def step(self, now):
         """Run the firmware's ticks at their own times up to `now` (ms). Returns the strip's write count.
-        Measured (tools/bench/web.py, attract mode, headless Chromium): 0.37 ms mean per animation frame, 2.3 ms max;
+        Its cost per animation frame is measured by `python -m tools.bench --only web` (docs/performance.md);
         its garbage (dict walks in Board.read, tuples in the schedule) is freed once the call returns to JS."""
         clock = self.clock
         board = self.board
