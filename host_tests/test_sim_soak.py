@@ -148,3 +148,19 @@ def test_a_student_bot_that_breaks_every_game_keeps_a_bounded_record():
         assert seat.failures[-1].values == {"code": 10 * Seat.FAILURES_KEPT - 1}
     finally:
         seat.close()
+
+
+def test_the_emulated_picos_serial_reader_keeps_no_endless_line():
+    # --runtime rp2040 reads the narrator's lines from the chip's USB serial; a guest that prints without end
+    # (a runaway loop, binary junk) must not grow the reader's buffer, and the next good line is still heard.
+    from tools.sim.rp2040 import LINE_LIMIT, split_lines
+
+    buf, heard, longest = b"", [], 0
+    for _ in range(4 * LINE_LIMIT // 4096):
+        buf, lines = split_lines(buf, b"x" * 4096)
+        heard += lines
+        longest = max(longest, len(buf))
+    buf, lines = split_lines(buf, b"tail of the junk\r\n@N 5 say the next sentence\r\n@N 6 sa")
+    heard += lines
+    assert longest <= LINE_LIMIT and buf == b"@N 6 sa"
+    assert heard[-1] == "@N 5 say the next sentence" and len(heard) == 2

@@ -42,6 +42,16 @@ def _progress(text):
         sys.stderr.flush()
 
 
+def split_lines(buf, chunk):
+    """(the bytes after the last newline, [the complete lines as text]) of buf + chunk. A line still without its
+    newline past LINE_LIMIT bytes is dropped, so a guest that never ends a line cannot grow the reader's buffer."""
+    buf += chunk
+    *lines, rest = buf.split(b"\n")
+    if len(rest) > LINE_LIMIT:
+        rest = b""
+    return rest, [line.decode("utf-8", "replace").rstrip("\r") for line in lines]
+
+
 class Rp2040Device(SimDevice):
     """A SimDevice (tools/sim/interface.py) driving the real firmware on an emulated RP2040. Time is the
     chip's emulated clock (ms since power-up).
@@ -135,12 +145,8 @@ class Rp2040Device(SimDevice):
                 return
             if not chunk:
                 continue
-            buf += chunk
-            if b"\n" not in buf and len(buf) > LINE_LIMIT:
-                buf = b""
-            while b"\n" in buf:
-                line, buf = buf.split(b"\n", 1)
-                text = line.decode("utf-8", "replace").rstrip("\r")
+            buf, lines = split_lines(buf, chunk)
+            for text in lines:
                 if text.startswith("@N "):
                     parts = text.split(" ", 3)
                     if len(parts) == 4 and parts[1].isdigit():
