@@ -68,7 +68,8 @@ class App:
     computer player at the start of every game (a test or the simulator
     passes a seeded one). With `hw.thinker` (firmware.thinker.Thinker, made
     by main.py where the chip has a second core for it) a computer's search
-    runs there while the ticks go on; without, a slice of it runs in each tick. `bots` replaces engine.bot.Bot (tests); `trace` is
+    runs there while the ticks go on; without, a slice of it runs in each
+    tick. `bots` replaces engine.bot.Bot (tests); `trace` is
     a list that receives ("bot", seat, turn, entry A state, entry B state,
     keys queued) when a computer has chosen and ("key", pad, key, turn) when
     a human key is taken into an entry (tests), or None.
@@ -91,7 +92,8 @@ class App:
         self.bots = [None, None]  # type: list
         self.units = 0  # bot work units per tick (engine.bot.SLICE_UNITS: one tick's share of a move)
         self.thinking = -1  # seat whose computer is choosing (a slice per tick, or on core 1); -1: none
-        self.thinker = getattr(hw, "thinker", None)  # firmware.thinker.Thinker, or None: the sliced path
+        t = getattr(hw, "thinker", None)  # firmware.thinker.Thinker, or None: the sliced path
+        self.thinker = t if t is None or t.failed is None else None  # (failed: a search crashed there this boot)
         self.job = 0  # the thinker's job for the seat thinking; 0: not posted yet
         self.settings = None
         self.scores = None
@@ -261,7 +263,18 @@ class App:
         if t is None:
             cell = self.bots[seat].step(self.units)
         elif self.job:
-            cell = t.answer(self.job)
+            try:
+                cell = t.answer(self.job)
+            except RuntimeError as e:
+                # The search failed on core 1 (its stack overflowed, say): the move starts again in the
+                # ticks, and core 1 is not used again this boot. A bug in the search fails there too, on
+                # core 0, and the launcher handles it as any crash.
+                t.stop(self.clock)
+                t.failed = str(e)
+                self.thinker = None
+                self.job = 0
+                self._start_bot(seat)
+                return
         else:
             self._post()
             return

@@ -13,7 +13,8 @@ class Thinker:
 
     Core 0: bot.start(...) while idle(), then post(bot) -> job number; each tick answer(job) -> the cell, or -1
     while the search runs; stop(clock) before anything a search may be using changes (the bots, their
-    shared scratch, a new game): the answer of a stopped job is never given.
+    shared scratch, a new game): the answer of a stopped job is never given. When answer() raises, the app
+    sets `failed` and searches in its ticks from then on (firmware.app: the move starts again there).
     Core 1: waits on a lock (asleep, no power, no heap), runs bot.step(units) until the cell is ready or
     the job is no longer wanted, and allocates nothing: step() locks the heap (per thread on MicroPython).
     """
@@ -28,6 +29,7 @@ class Thinker:
         self.cell = -1
         self.error = None  # an exception the search raised in a wanted job (core 1 writes, before done)
         self.steps = 0  # step() calls made on core 1 (a test sees the search ran there)
+        self.failed = None  # why core 0 stopped posting here (a search that failed on core 1), or None
         self._go = thread.allocate_lock()
         self._go.acquire()  # held while there is no job: the worker blocks on it
         thread.stack_size(stack)

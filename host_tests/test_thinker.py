@@ -196,6 +196,42 @@ def test_leaving_a_mode_with_a_computer_stops_its_search_before_the_bots_change(
     assert app.thinker.idle() and app.bots == [None, None] and app.thinking == -1
 
 
+class OverflowOnWorker(Bot):
+    """engine.bot.Bot whose search overflows its stack on the worker (MicroPython raises RuntimeError when a
+    thread's stack runs out), a few step() calls into its first move there; on the app's own thread it runs."""
+
+    worker_calls = 0
+
+    def step(self, units):
+        if _thread.get_ident() != MAIN:
+            OverflowOnWorker.worker_calls += 1
+            if OverflowOnWorker.worker_calls > 2:
+                raise RuntimeError("maximum recursion depth exceeded")
+        return Bot.step(self, units)
+
+
+MAIN = _thread.get_ident()
+
+
+def test_a_search_that_fails_on_the_worker_starts_again_in_the_ticks_and_the_game_goes_on():
+    OverflowOnWorker.worker_calls = 0
+    dev = device(seed=4, bots=OverflowOnWorker)
+    app = dev.app
+    t = app.thinker
+    play(dev, ["a1", "i9", "a9"])   # (before: the first move's RuntimeError left the app's tick)
+    assert OverflowOnWorker.worker_calls == 3   # the worker failed once and was given nothing more
+    assert app.thinker is None and t.idle()
+    assert "failed on core 1" in t.failed and "maximum recursion depth" in t.failed
+    ref = VirtualDevice(Cfg(), mode="2p", seed=4)   # the sliced path from the start: the same game
+    ref.app.set_mode(M_HARD)
+    play(ref, ["a1", "i9", "a9"])
+    assert dev.board_rows() == ref.board_rows()
+    # The launcher's next App on the same hardware searches in its ticks too (core 1 failed this boot).
+    from firmware.app import App
+
+    assert App(dev.hw, Cfg(), mode="hard").thinker is None
+
+
 def test_only_the_rp2040_gets_a_worker_and_cpython_says_why():
     th, why = start()
     assert th is None and why.startswith("sliced: not MicroPython")
