@@ -167,3 +167,16 @@ def test_a_bad_board_file_on_the_pico_shows_a_red_x_and_says_why(rp2_image, tmp_
         out = p.exec("exec(open('main.py').read())")              # the REPL is free; main.py says why
         assert "cannot start: board_config.py cannot work: GP2 is used by BUZZER_PIN and PAD_A column 2" in out
         assert p.conflicts()["count"] == 0                         # and nothing was driven against a pad
+
+
+def test_a_long_key_script_leaves_no_alarms_behind_once_its_keys_have_fired(pico):
+    # Each scheduled contact change is a clock alarm on the Node side; fired ones were kept for ever (a soak
+    # or a long game typed on the pads grew the list without bound).
+    before = pico.switches()
+    n = len(before)
+    pico.run_for(0, pause=True)   # (the clock held: none fires before they are counted)
+    end = pico.type_keys("A", "123456789*0#" * 5, hold_ms=2, gap_ms=2)
+    assert pico.stats()["key_alarms"] == 120   # armed: 60 taps, a press and a release each
+    pico.run_until(end + 1000000)
+    assert pico.stats()["key_alarms"] == 0
+    assert len(pico.switches()) - n == 120      # (every one of them did fire)

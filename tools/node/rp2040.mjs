@@ -127,7 +127,7 @@ let serialOut = [];         // bytes from the guest while no TCP client is conne
 const hostIn = [];          // bytes from the host not yet given to the guest
 let pendingRead = null;     // the guest's OUT endpoint read waiting for host bytes
 let connected = false;
-let keyAlarms = [];
+const keyAlarms = new Set();   // scheduled key changes not yet fired (each leaves when it fires, all at a reset)
 let switchLog = [];         // [t_ns, net a, net b, closed] for every contact change, the latest 10000
 
 function patchBootrom(rom32) {
@@ -149,6 +149,7 @@ function patchBootrom(rom32) {
 
 function boot() {
   boots += 1;
+  keyAlarms.clear();              // (they were on the old chip's clock: they never fire now)
   mcu = new RP2040();
   mcu.logger = { debug() {}, info(c, m) { if (m === "SEV") sev(); }, warn(c, m) { if (warnCount++ < 20) process.stderr.write(c + ": " + m + "\n"); }, error(c, m) { process.stderr.write(c + ": " + m + "\n"); } };
   const rom = new Uint32Array(bootromBytes.buffer.slice(bootromBytes.byteOffset, bootromBytes.byteOffset + 16384));
@@ -684,6 +685,7 @@ function stats() {
     buzzer: buzzerState, paused_until: isFinite(pausedUntil) ? pausedUntil : null,
     core1: { running: !!core1, waiting: !!(core1 && core1.waiting), starts: core1Starts, instructions: core1Instr,
              stack_used: core1Top ? core1Top - core1Low : 0 },
+    key_alarms: keyAlarms.size,
     pcs: [core0.PC >>> 0, core1 ? core1.PC >>> 0 : null], waits: [core0.waiting, core1 ? core1.waiting : null],
   };
 }
@@ -699,9 +701,9 @@ function handle(req) {
       const base = mcu.clock.nanos;
       for (const ev of req.events) {
         const at = ev.at_ns != null ? ev.at_ns : base + ev.delay_ns;
-        const alarm = mcu.clock.createAlarm(() => setSwitch(ev.a, ev.b, !!ev.closed));
+        const alarm = mcu.clock.createAlarm(() => { keyAlarms.delete(alarm); setSwitch(ev.a, ev.b, !!ev.closed); });
         alarm.schedule(Math.max(0, at - mcu.clock.nanos));
-        keyAlarms.push(alarm);
+        keyAlarms.add(alarm);
       }
       kick();
       return reply({ t_ns: base });
