@@ -235,3 +235,19 @@ def test_a_search_that_fails_on_the_worker_starts_again_in_the_ticks_and_the_gam
 def test_only_the_rp2040_gets_a_worker_and_cpython_says_why():
     th, why = start()
     assert th is None and why.startswith("sliced: not MicroPython")
+
+
+@pytest.mark.parametrize("machine, thread, why", [
+    ("Raspberry Pi Pico with RP2040", False, "sliced: this firmware has no _thread"),
+    ("Generic ESP32S3 module with ESP32S3", True, "sliced: Generic ESP32S3 module with ESP32S3 (core 1 is only used"),
+])
+def test_a_board_or_firmware_without_the_rp2040s_thread_falls_back_to_the_ticks_and_says_why(
+        monkeypatch, machine, thread, why):
+    import sys
+    import types
+
+    monkeypatch.setattr(sys, "implementation", types.SimpleNamespace(name="micropython", _machine=machine))
+    if not thread:
+        monkeypatch.setitem(sys.modules, "_thread", None)   # (import _thread raises ImportError)
+    th, text = start()
+    assert th is None and text.startswith(why), text

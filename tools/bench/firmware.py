@@ -125,6 +125,15 @@ def _mpy_files():
     return files
 
 
+def search_path():
+    """firmware.thinker.start()'s answer on the official webassembly port (no second core, no _thread), as
+    main.py would get it there: where the computer's search runs, and why."""
+    from tools import upy
+
+    with upy.Session(files=_mpy_files(), timeout=600.0) as s:
+        return s.exec("from firmware.thinker import start\nprint(start()[1])").strip()
+
+
 def measure_heap(mode="2p"):
     """Live heap on the official webassembly port with .mpy files: after boot, and the peak sampled
     every ~100 ms of a scripted 10-turn game; plus bytes allocated by idle ticks and animation frames.
@@ -397,6 +406,9 @@ def figures():
                 "worst %.0f ms, mean %.0f ms over %d-%d ticks (aim <= %d ms)" % (
                     max(moves), sum(moves) / len(moves), min(len(v) for v in ticks.values()),
                     max(len(v) for v in ticks.values()), MOVE_AIM_MS)))
+    if upy.node_available():
+        out.append(("firmware: where the computer searches on the webassembly port (firmware.thinker.start())",
+                    search_path() + " (these ticks are that path's)"))
     out.append(("firmware: bot.start() in the frame that opens a turn", "max %d fuel (~%.2f ms)" % (max(starts.values()), ms(max(starts.values())))))
     if upy.node_available():
         h = measure_heap()
