@@ -12,6 +12,7 @@ TARGETS = {"turn_mean_us": 2000, "frame_us": 5000, "hard_worst_us": 1000000, "bo
            "think_tick_us": 20000, "think_gap_us": 25000}
 # The frozen firmware's aims (issue 28): what freezing the bytecode into flash is for.
 FROZEN_TARGETS = {"boot_ms": 350, "heap_kb": 32}
+STACK_GUARD = 512    # bytes short of a thread's stack end where MicroPython's rp2 port raises RuntimeError
 HARD_MOVES = ("e5", "d4", "f6", "c3", "g7", "b2")   # pad A's moves in the games against hard (stock and frozen)
 
 # Engine turns on the device: ticks_us (the RP2040 timer, emulated µs) around every play().
@@ -202,6 +203,9 @@ def measure():
             res["sliced_hard"], res["sliced_heap"] = h["app"], h["heap"]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    from tools.bench.bot import heap_held
+
+    res["bot_heap"] = heap_held()   # (the stock firmware with the bot's .mpy files, on a Pico of its own)
     uf2, why = frozen_uf2()
     res["frozen"] = measure_frozen(uf2, heavy_turns) if uf2 else why
     fuel, _ = fuel_per_turn(games)
@@ -250,6 +254,11 @@ def measure_frozen(uf2, heavy):
             res["app_hard"], res["heap_hard"], res["game_stack"] = h["app"], h["heap"], h["stack"]
             res["heavy_layouts"] = heavy_runs(pico, heavy)
             res["core1"] = core1_runs(pico, heavy)
+            h = hard_game(pico, threads=False)
+            res["sliced_hard"], res["sliced_heap"] = h["app"], h["heap"]
+            from tools.bench.memory import bot_held
+
+            res["bot_heap"] = bot_held(pico)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return res
@@ -275,11 +284,18 @@ def frozen_table(r):
                 % (r["boot_ms"], f["boot_ms"], FROZEN_TARGETS["boot_ms"], _ok(f["boot_ms"], FROZEN_TARGETS["boot_ms"]))))
     hs, hf = r["heap_hard"], f["heap_hard"]
     worst = max(hf["boot"], hf["peak"]) / 1024.0
-    out.append(("rp2040 frozen: heap after start / peak vs hard, stock + deploy -> frozen",
-                "%.1f / %.1f KB -> %.1f / %.1f KB; target <= %d KB: %s"
-                % (hs["boot"] / 1024.0, hs["peak"] / 1024.0, hf["boot"] / 1024.0, hf["peak"] / 1024.0,
+    from firmware.thinker import STACK
+
+    sl = f.get("sliced_heap")
+    out.append(("rp2040 frozen: heap after start / peak vs hard, stock + deploy -> frozen (search on core 1)",
+                "%.1f / %.1f KB -> %.1f / %.1f KB (core 1's stack, %d B, included%s); target <= %d KB: %s"
+                % (hs["boot"] / 1024.0, hs["peak"] / 1024.0, hf["boot"] / 1024.0, hf["peak"] / 1024.0, STACK,
+                   "; sliced path, frozen: %.1f / %.1f KB" % (sl["boot"] / 1024.0, sl["peak"] / 1024.0) if sl else "",
                    FROZEN_TARGETS["heap_kb"], _ok(worst, FROZEN_TARGETS["heap_kb"]))))
-    out += thinking_rows("rp2040 frozen", f)
+    out += thinking_rows("rp2040 frozen", f, sliced=f.get("sliced_hard"))
+    row = bot_heap_row(r.get("bot_heap"), f.get("bot_heap"))
+    if row:
+        out.append(row)
     hs, fs = r["heavy_layouts"], f["heavy_layouts"]
     ts, tf = sum(map(sum, hs)), sum(map(sum, fs))
     out.append(("rp2040 frozen: hard's %d heaviest moves in %d heap layouts, total / worst, stock -> frozen"
@@ -288,6 +304,14 @@ def frozen_table(r):
                 % (_ms(ts), _ms(max(map(max, hs))), _ms(tf), _ms(max(map(max, fs))), 100.0 * (tf - ts) / ts,
                    " ".join("%+.1f%%" % (100.0 * (sum(b) - sum(a)) / sum(a)) for a, b in zip(hs, fs)),
                    "ok" if tf <= ts else "SLOWER")))
+    cs, cf = r.get("core1"), f.get("core1")
+    if cs and cf:
+        a, b = [sum(m[3] for m in c["moves"]) for c in (cs, cf)]
+        out.append(("rp2040 frozen: hard's %d heaviest moves on core 1 (as the game runs them), total / worst, "
+                    "stock -> frozen" % len(cf["moves"]),
+                    "%s / %s -> %s / %s emulated (%+.1f%%); frozen no slower: %s"
+                    % (_ms(a), _ms(max(m[3] for m in cs["moves"])), _ms(b), _ms(max(m[3] for m in cf["moves"])),
+                       100.0 * (b - a) / a, "ok" if b <= a else "SLOWER")))
     return out
 
 
@@ -330,13 +354,31 @@ def thinking_rows(tag, r, sliced=None):
         same = sum(1 for d, t, _, _ in mv if d == t)
         worst = max(t for _, _, _, t in mv)
         out.append(("%s: hard's %d heaviest moves on core 1 (post -> answer), worst / bytes allocated / cells as on "
-                    "core 0 / deepest stack" % (tag, len(mv)),
-                    "%s emulated / %d B (most in one move) / %d of %d the same / %d of %d B (firmware/thinker.py "
-                    "STACK; the game: %d B); target worst <= 1 s: %s, 0 B: %s"
-                    % (_ms(worst), max(n for _, _, n, _ in mv), same, len(mv), c["stack"], STACK,
-                       r.get("game_stack", 0), _ok(worst, TARGETS["hard_worst_us"]),
+                    "core 0" % (tag, len(mv)),
+                    "%s emulated / %d B (most in one move) / %d of %d the same; target worst <= 1 s: %s, 0 B: %s"
+                    % (_ms(worst), max(n for _, _, n, _ in mv), same, len(mv), _ok(worst, TARGETS["hard_worst_us"]),
                        "ok" if all(n == 0 for _, _, n, _ in mv) else "OVER")))
+        deep = max(c["stack"], r.get("game_stack", 0))
+        room = STACK - STACK_GUARD
+        out.append(("%s: deepest core-1 stack, hard's heaviest moves / the game (of firmware/thinker.py STACK)" % tag,
+                    "%d B / %d B of %d B; MicroPython raises %d B before its end, so %d B to spare (%.0f%% of what "
+                    "it may use); an overflow starts the move again in the ticks"
+                    % (c["stack"], r.get("game_stack", 0), STACK, STACK_GUARD, room - deep, 100.0 * (room - deep) / room)))
     return out
+
+
+def bot_heap_row(stock, frozen):
+    """The bot's heap held (module + first hard Bot: tools.bench.bot's steps), stock .mpy -> frozen, or None."""
+    if not stock or not frozen:
+        return None
+    from tools.bench.memory import BOT_HEAP_TARGET
+
+    held = lambda h: h["hard"] - h["engine"]
+    return ("rp2040 frozen: bot heap held, module + first hard Bot, stock .mpy -> frozen",
+            "%.1f KB (module %.1f KB) -> %.1f KB (module %.1f KB); target <= %d KB: %s"
+            % (held(stock) / 1024.0, (stock["module"] - stock["engine"]) / 1024.0, held(frozen) / 1024.0,
+               (frozen["module"] - frozen["engine"]) / 1024.0, BOT_HEAP_TARGET // 1024,
+               _ok(held(frozen), BOT_HEAP_TARGET)))
 
 
 def table(r):

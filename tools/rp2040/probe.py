@@ -131,8 +131,11 @@ if not finished():
 for k in ("upd", "wr"):
     v = R[k]
     R[k] = [len(v), sum(v), max(v) if v else 0]
-if getattr(app, "thinker", None) is not None:   # (getattr: the driver also measures firmware from before it)
-    R["steps"] = app.thinker.steps
+_t = getattr(hw, "thinker", None)   # (getattr: the driver also measures firmware from before it)
+if _t is not None:
+    R["steps"] = _t.steps
+    if getattr(_t, "failed", None):   # its search failed on core 1: the app went on in its ticks
+        R["path"] = "sliced after core 1 failed: %%s" %% _t.failed
 print("@R", R)
 """
 
