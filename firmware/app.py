@@ -37,8 +37,8 @@ TICK_MS = const(10)  # one pad scan per tick: 2 agreeing scans debounce a key (1
 _TICK_US = const(10000)  # TICK_MS in microseconds, for run()'s grid
 FRAME_MS = const(20)  # 50 frames/s; one strip write of 83 LEDs takes 2.5 ms
 # While a computer thinks in the ticks (the sliced path: no second core), the next frame is due
-# this long after the tick that drew the last one: in every tick that outlasts TICK_MS (a slice
-# makes it long), in every other one when they keep to the grid. On the FRAME_MS schedule a frame
+# this long after the tick that drew the last one (drawn before that tick's slice): in every tick
+# that outlasts TICK_MS (a slice makes it long), in every other one when they keep to the grid. On the FRAME_MS schedule a frame
 # came only at the first tick after it was due, up to a long tick late (and at 25 frames/s while
 # thinking, before, 40 ms plus a tick). `python -m tools.bench --only rp2040` prints the longest
 # gap between two frames on the data pin, for both paths.
@@ -307,8 +307,8 @@ class App:
 
     # ---- the loop ---------------------------------------------------------------
     def tick(self):
-        """Scan both pads, drive the buzzer, give a thinking computer one slice, and once per FRAME_MS
-        update + draw + write one frame. Returns the ms to wait until the next tick is due.
+        """Scan both pads, drive the buzzer, once per FRAME_MS update + draw + write one frame, and give a
+        thinking computer one slice. Returns the ms to wait until the next tick is due.
 
         Worst tick (python -m tools.bench --only firmware): a frame plus a bot
         slice while the hard computer thinks."""
@@ -324,8 +324,10 @@ class App:
             self.downs = ring.downs
             self.sound.play(KEY, now)
         self.sound.tick(now)
-        if self.thinking >= 0:
-            self._think()
+        # The frame comes before the slice: it is then as late as its tick's start, whatever the slices
+        # cost (after them it was late by this tick's slice and early by the last frame's). A computer
+        # the frame sets thinking gets its first slice in the next tick (this one carried a frame's work).
+        th = self.thinking
         t = self.next_frame
         if clock.ticks_diff(now, t) >= 0:
             # The frame is drawn for its scheduled time, not for the ms the tick happened to
@@ -339,6 +341,8 @@ class App:
             else:
                 nf = clock.ticks_add(now, _THINK_FRAME_MS)
             self.next_frame = nf
+        if th >= 0 and self.thinking >= 0:
+            self._think()
         # Tick to a deadline: the next tick is due TICK_MS after this one was,
         # whatever this one cost; an overrun starts the next one at once.
         nt = clock.ticks_add(self.t_tick, TICK_MS)

@@ -145,6 +145,45 @@ def test_frames_sounds_and_keys_go_on_while_the_hard_computer_thinks():
     assert len(status_b) >= 3  # the thinking animation on pad B's status LED moves
 
 
+class UnevenBot(ClockedBot):
+    """ClockedBot whose slices cost 1, 1, 9 ms of virtual time in turn (a search's phases differ), all within a
+    tick: the sliced path then draws a frame in every other tick."""
+
+    COSTS = (1, 1, 9)
+
+    def _spend(self):
+        self.STEP_MS = self.COSTS[self.steps % len(self.COSTS)]
+        ClockedBot._spend(self)
+
+
+def test_while_the_computer_thinks_in_the_ticks_frames_keep_their_pace_however_long_each_slice_is():
+    # A frame drawn after a short slice, the next one after a long slice: the strip waited two ticks and the
+    # long slice (before: 28 ms; the emulated Pico's strip saw 25.5 ms against hard). Drawn before the tick's
+    # slice, a frame is as late as the tick that draws it: two ticks at most while the ticks keep the grid.
+    made = []
+
+    def factory(lv):
+        made.append(UnevenBot(lv))
+        return made[-1]
+
+    dev = VirtualDevice(Cfg(), mode="hard", bots=factory, seed=4)
+    ClockedBot.device = dev
+    app = dev.app
+    dev.advance(3000)   # the computer's first move, then the countdown, then it thinks about nothing: a human turn
+    app._new_turn(app.clock.ticks_ms())
+    assert app.thinking == 1
+    t0 = dev.clock.now
+    n0 = len(dev.frames)
+    steps0 = made[0].steps
+    while app.thinking == 1:
+        dev.advance(10)
+    t1 = dev.clock.now
+    assert made[0].steps - steps0 >= 12, "the move was too quick to say anything"
+    times = [t for t, _ in dev.frames[n0:] if t <= t1]
+    gaps = [b - a for a, b in zip([t0] + times, times)]
+    assert max(gaps) <= 2 * TICK_MS, gaps
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_sliced_move_is_the_move_of_one_call(seed):
     # Sliced over the device's ticks, with frames and scans in between, the move is the one choose() makes in one call.

@@ -91,7 +91,8 @@ class VirtualDevice:
         while True:
             board.due()
             if clock.now >= self.next_tick:
-                self.next_tick = clock.now + app.tick()
+                wait = app.tick()   # (the wait counts from the tick's end: a tick may take virtual time)
+                self.next_tick = clock.now + wait
             if clock.now >= end:
                 return
             t = self.next_tick
