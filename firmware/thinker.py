@@ -2,9 +2,10 @@
 import sys
 
 # Bytes of core 1's stack (taken from the heap once, at start): step() runs with the heap locked, so every
-# Python frame of the search lives on this stack. `python -m tools.bench --only rp2040` prints the smallest
-# stack the heaviest moves ran in, against this.
-STACK = 6144
+# Python frame of the search lives on this stack (MicroPython raises RuntimeError 512 bytes short of its end).
+# `python -m tools.bench --only rp2040` prints the deepest the heaviest moves and a game reach, against this;
+# each byte more is heap the frozen firmware's budget counts.
+STACK = 4096
 
 
 class Thinker:
