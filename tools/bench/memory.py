@@ -81,28 +81,11 @@ def figures():
     ] + frozen_figures()
 
 
-BOT_HEAP_TARGET = 16 * 1024   # bytes held by the bot module and a hard Bot (tools/bench/bot.py's aim)
-
-
-def bot_held(pico):
-    """{step: bytes held after it} for tools/bench/bot.py's _HELD_STEPS, run in one fresh interpreter of `pico`
-    (raw-REPL soft reset: a frozen main.py does not run) with whatever engine the firmware and filesystem give."""
-    from tools.bench.bot import _HELD_STEPS
-    from tools.rp2040.probe import exec_fresh
-
-    exec_fresh(pico, "pass")
-    out = {}
-    for name, code in _HELD_STEPS:
-        pico.exec(code)
-        out[name] = int(pico.exec("gc.collect()\nprint(gc.mem_alloc())").split()[-1])
-    return out
-
-
 def frozen_figures():
     """The frozen firmware (nothing on the filesystem): heap the imports need, and the bot's heap held beside the
     stock firmware's with the deployed .mpy files."""
     from tools.bench.bot import heap_held
-    from tools.bench.rp2040 import frozen_uf2
+    from tools.bench.rp2040 import BOT_HEAP_TARGET, bot_held, frozen_uf2
     from tools.rp2040 import Pico
 
     uf2, why = frozen_uf2()

@@ -216,6 +216,23 @@ def measure():
     return res
 
 
+BOT_HEAP_TARGET = 16 * 1024   # bytes held by the bot module and a hard Bot (tools/bench/bot.py's aim)
+
+
+def bot_held(pico):
+    """{step: bytes held after it} for tools/bench/bot.py's _HELD_STEPS, run in one fresh interpreter of `pico`
+    (raw-REPL soft reset: a frozen main.py does not run) with whatever engine the firmware and filesystem give."""
+    from tools.bench.bot import _HELD_STEPS
+    from tools.rp2040.probe import exec_fresh
+
+    exec_fresh(pico, "pass")
+    out = {}
+    for name, code in _HELD_STEPS:
+        pico.exec(code)
+        out[name] = int(pico.exec("gc.collect()\nprint(gc.mem_alloc())").split()[-1])
+    return out
+
+
 def frozen_uf2():
     """(the Pico UF2 with the game frozen in, None) — env WTS_FIRMWARE_UF2, else built by tools.firmware (cached
     by its inputs) — or (None, why not)."""
@@ -256,8 +273,6 @@ def measure_frozen(uf2, heavy):
             res["core1"] = core1_runs(pico, heavy)
             h = hard_game(pico, threads=False)
             res["sliced_hard"], res["sliced_heap"] = h["app"], h["heap"]
-            from tools.bench.memory import bot_held
-
             res["bot_heap"] = bot_held(pico)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -371,8 +386,6 @@ def bot_heap_row(stock, frozen):
     """The bot's heap held (module + first hard Bot: tools.bench.bot's steps), stock .mpy -> frozen, or None."""
     if not stock or not frozen:
         return None
-    from tools.bench.memory import BOT_HEAP_TARGET
-
     held = lambda h: h["hard"] - h["engine"]
     return ("rp2040 frozen: bot heap held, module + first hard Bot, stock .mpy -> frozen",
             "%.1f KB (module %.1f KB) -> %.1f KB (module %.1f KB); target <= %d KB: %s"
