@@ -7,6 +7,10 @@ import sys
 # each byte more is heap the frozen firmware's budget counts.
 STACK = 4096
 
+# The worker started this boot: core 1 runs one thread until a soft reset, so main.py run again at the REPL
+# (after a Ctrl-C, without a soft reset) gets this one back instead of "OSError: core1 in use".
+_started = None
+
 
 class Thinker:
     """Core 0 (the app) and core 1 (the worker) share this object's attributes, small ints and references
@@ -109,8 +113,17 @@ def start():
         # ESP32-S3 and the RP2350 have two cores and _thread too, but this has only been run on the RP2040
         # (the emulated Pico runs core 1): elsewhere the search stays in the ticks.
         return None, "sliced: %s (core 1 is only used on the RP2040)" % (machine or sys.platform)
+    global _started
+    if _started is not None:
+        _started.live = 0  # the app that posted its jobs is gone: its search lets go at its next step()
+        return _started, "core 1: the search runs in a thread on the RP2040's second core (started earlier this boot)"
     try:
         import _thread
     except ImportError:
         return None, "sliced: this firmware has no _thread"
-    return Thinker(_thread), "core 1: the search runs in a thread on the RP2040's second core"
+    try:
+        t = Thinker(_thread)
+    except OSError as e:  # core 1 already runs a thread this module did not start (code at the REPL)
+        return None, "sliced: core 1 is in use (%s)" % (e,)
+    _started = t
+    return t, "core 1: the search runs in a thread on the RP2040's second core"

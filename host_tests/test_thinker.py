@@ -251,3 +251,48 @@ def test_a_board_or_firmware_without_the_rp2040s_thread_falls_back_to_the_ticks_
         monkeypatch.setitem(sys.modules, "_thread", None)   # (import _thread raises ImportError)
     th, text = start()
     assert th is None and text.startswith(why), text
+
+
+class _OneCore1:
+    # MicroPython's _thread on the RP2040: core 1 takes one thread until a soft reset.
+    def __init__(self, in_use=False):
+        self.in_use = in_use
+
+    def allocate_lock(self):
+        return _thread.allocate_lock()
+
+    def stack_size(self, n):
+        pass
+
+    def start_new_thread(self, f, args):
+        if self.in_use:
+            raise OSError("core1 in use")
+        self.in_use = True   # (the worker is not run: these tests only look at who gets it)
+
+
+def _on_rp2040(monkeypatch, fake):
+    import sys
+    import types
+
+    import firmware.thinker as thinker_mod
+
+    monkeypatch.setattr(sys, "implementation", types.SimpleNamespace(name="micropython", _machine="Raspberry Pi Pico with RP2040"))
+    monkeypatch.setitem(sys.modules, "_thread", fake)
+    monkeypatch.setattr(thinker_mod, "_started", None)
+
+
+def test_main_py_run_again_without_a_soft_reset_gets_the_same_worker_back(monkeypatch):
+    # Before: the second start() (main.py run again at the REPL after a Ctrl-C) raised OSError: core1 in use,
+    # so the game never started (and the watchdog test's hung game never hung).
+    _on_rp2040(monkeypatch, _OneCore1())
+    first, _ = start()
+    first.live = 7   # a job the interrupted app still wanted
+    again, why = start()
+    assert again is first and first.live == 0, why
+    assert "started earlier this boot" in why
+
+
+def test_core_1_taken_by_other_code_falls_back_to_the_ticks_and_says_why(monkeypatch):
+    _on_rp2040(monkeypatch, _OneCore1(in_use=True))
+    th, why = start()
+    assert th is None and why == "sliced: core 1 is in use (core1 in use)"
