@@ -170,3 +170,25 @@ def test_command_line_small_run_with_two_jobs():
     bad = subprocess.run([sys.executable, "-m", "tools.tournament", "--pairings", "hard-nobody"],
                          capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert bad.returncode != 0 and "bad pairing" in bad.stderr
+
+
+def test_seeds_pool_the_runs_of_each_seed(tmp_path, capsys):
+    """--seeds 3-4 plays exactly the games of --seed 3 and --seed 4 (same records) and pools their
+    tables (tune on some seeds, report on others, one command)."""
+    import json
+
+    pooled, apart = tmp_path / "pooled.jsonl", tmp_path / "apart.jsonl"
+    assert t.main(["--pairings", "greedy-random", "--games", "2", "--seeds", "3-4", "--results", str(pooled)]) == 0
+    out = capsys.readouterr().out
+    assert "tournament: 4 games per pairing, seeds 3-4 (2 games per pairing each)" in out
+    assert "| greedy vs random | 4 |" in out
+    for s in ("3", "4"):
+        assert t.main(["--pairings", "greedy-random", "--games", "2", "--seed", s, "--results", str(apart)]) == 0
+
+    def recs(path):
+        return sorted(json.dumps(json.loads(line), sort_keys=True) for line in path.read_text().splitlines())
+
+    assert recs(pooled) == recs(apart) and len(recs(pooled)) == 4
+    for bad in (["--seeds", "4-x"], ["--seeds", "3,3"], ["--seeds", "1-2", "--watch"]):
+        with pytest.raises(SystemExit):
+            t.main(["--pairings", "greedy-random"] + bad)

@@ -62,12 +62,12 @@ def pre(b):
                 gb = (gb * 3) >> 2
                 capvb += gb
                 capdw += (gb * 13) >> 4
-                tvb += min(gb >> 2, 1500)
+                tvb += min(gb >> 1, 4000)
             if gw > 0:
                 gw = (gw * 3) >> 2
                 capvw += gw
                 capdb += (gw * 13) >> 4
-                tvw += min(gw >> 2, 1500)
+                tvw += min(gw >> 1, 4000)
             # A capture anywhere in the same turn as the opponent's makes
             # the oldest egg vanish instead of hatching for them (RULES.md,
             # steps): against a hatch into their five (the scaled gain at

@@ -18,7 +18,7 @@ def _build():
     # lw[n]: a 5-cell window holding n turtles of one colour and otherwise only
     # empty cells (a potential line of five). lwd[n]: gain of adding a turtle
     # (the heuristic's; KHB[4], completing a five, is what easy never misses).
-    lw = [0, 2, 12, 70, 450, 6000]
+    lw = [0, 2, 12, 250, 450, 6000]
     lwd = [0, 10, 58, 380, 5550, 0]
     from engine import PAD  # (a local name: no slot in the module's globals for it)
 

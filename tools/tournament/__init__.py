@@ -253,11 +253,30 @@ def failure_report(recs, args):
     return lines
 
 
+def _seed_list(text):
+    """Seeds from "A-B" or "A,B,C" (each 0 <= seed < 2**30, no repeats), or None if the text is not that."""
+    try:
+        if "-" in text:
+            lo, hi = text.split("-", 1)
+            seeds = list(range(int(lo), int(hi) + 1))
+        else:
+            seeds = [int(s) for s in text.split(",")]
+    except ValueError:
+        return None
+    if not seeds or min(seeds) < 0 or max(seeds) >= 2 ** 30 or len(set(seeds)) != len(seeds):
+        return None
+    return seeds
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m tools.tournament", description=__doc__)
     ap.add_argument("--games", type=int, default=None,
                     help="games per pairing (colours alternate; default 200, with --watch 1)")
     ap.add_argument("--seed", type=int, default=1, help="base seed (every game's seeds derive from it)")
+    ap.add_argument("--seeds", default=None, metavar="A-B",
+                    help="several base seeds (a range A-B or a list A,B,C): --games games per pairing for each, "
+                         "the tables pooled over them (each seed's games are those --seed N plays; tune on some "
+                         "seeds, report on others)")
     ap.add_argument(
         "--pairings",
         default=None,
@@ -306,6 +325,13 @@ def main(argv=None):
         ap.error("--delay is for --watch, in seconds from 0 up")
     if args.watch and (args.jobs != 1 or args.write_docs is not None):
         ap.error("--watch shows one game at a time: leave out --jobs and --write-docs")
+    seeds = [args.seed]
+    if args.seeds is not None:
+        seeds = _seed_list(args.seeds)
+        if seeds is None:
+            ap.error("--seeds: a range A-B or a list A,B,C of numbers 0 <= seed < 2**30")
+        if args.watch or args.game is not None:
+            ap.error("--seeds pools whole runs: use --seed N with --watch and --game")
     from tools.sim import language, narrate
     narrate.set_lang(language.choose(args.lang, None))
     outside = {}
@@ -335,7 +361,7 @@ def main(argv=None):
     if args.reply_timeout is not None and not args.reply_timeout > 0:
         ap.error("--reply-timeout must be more than 0 seconds")
     games = range(args.games) if args.game is None else (args.game,)
-    jobs = [(a, b, i, args.seed, outside, args.reply_timeout) for a, b in pairs for i in games]
+    jobs = [(a, b, i, s, outside, args.reply_timeout) for s in seeds for a, b in pairs for i in games]
     recorded = read_records(args.results) if args.results else {}
     store = ResultsFile(args.results) if args.results else None
     if args.watch:
@@ -390,8 +416,10 @@ def main(argv=None):
     finally:
         if store is not None:
             store.close()
-    lines = ["tournament: %d games per pairing, seed %d, colours alternate, max %d turns (then a draw), %.0f s"
-             % (args.games, args.seed, MAX_TURNS, time.time() - t0)]
+    seed_text = "seed %d" % seeds[0] if len(seeds) == 1 else "seeds %s (%d games per pairing each)" % (
+        args.seeds, args.games)
+    lines = ["tournament: %d games per pairing, %s, colours alternate, max %d turns (then a draw), %.0f s"
+             % (args.games * len(seeds), seed_text, MAX_TURNS, time.time() - t0)]
     lines += table(results) + [""] + rating_lines(results)
     for name, n in sorted(forfeits.items()):
         lines.append("forfeits: %s lost %d game(s) by breaking the protocol (bad reply, illegal cell, crash or timeout)"
@@ -407,7 +435,7 @@ def main(argv=None):
         import shlex
         from tools import report
         command = shlex.join([".venv/bin/python", "-m", "tools.tournament"] + list(sys.argv[1:] if argv is None else argv))
-        title = "%s: %d games per pairing, seed %d" % (args.write_docs, args.games, args.seed)
+        title = "%s: %d games per pairing, %s" % (args.write_docs, args.games * len(seeds), seed_text)
         print("written to %s" % report.write_tournament(args.write_docs, command, lines[1:] + ["", lines[0] + "."],
                                                         title))
     return 0
