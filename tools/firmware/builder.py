@@ -21,6 +21,10 @@ RECIPE = 2          # part of the cache key: bump it when the way a build is mad
 CACHE_KEEP = 12     # cached UF2s kept (the newest; a developer's edits each make one)
 PACKAGES = ("engine", "firmware")
 
+# MicroPython's C is built as the port builds it (MinSizeRel, -Os). -O2 made hard's search faster on the
+# emulated Pico, but that firmware hung at its first flash write while core 1 ran (then deadlocked after the
+# watchdog reset): not understood, so not shipped.
+
 # A build target: the MicroPython board it builds, the UF2 family its code blocks carry, and where the
 # board definition puts the littlefs filesystem (ports/rp2/boards/<board>/mpconfigboard.h: storage at the
 # end of flash), which the firmware must never reach into. The Pico 2 has the Pico's pinout, so the
