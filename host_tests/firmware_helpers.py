@@ -1,6 +1,9 @@
-"""Helpers shared by the firmware tests: board config copies, scripted games, lesson positions, recorded frames and tones, trace events as named tuples."""
+"""Helpers shared by the firmware tests: whether a firmware can be built here, board config copies, scripted games, lesson positions, recorded frames and tones, trace events as named tuples."""
 import json
+import os
 from collections import namedtuple
+
+import pytest
 
 import boards
 from engine import square_name
@@ -8,6 +11,21 @@ from firmware.tutorial import LESSONS, setup
 from tools.sim.keyscript import parse_script
 from tools.sim.vdevice import VirtualDevice
 from conftest import CONFORMANCE
+
+
+
+def need_firmware_build():
+    """Skip (with the reason) when the toolchain or MicroPython's source is missing; under CI fail instead."""
+    from tools.firmware import builder, toolchain_problem
+
+    why = toolchain_problem()
+    if why is None and not builder.TARBALL.is_file() and not os.environ.get("WTS_MICROPYTHON"):
+        why = "no MicroPython source (%s, or env WTS_MICROPYTHON naming a checkout)" % builder.TARBALL
+    if why:
+        if os.environ.get("CI"):
+            pytest.fail("CI must build the firmware: " + why)
+        pytest.skip(why)
+
 
 RANDOM_GAMES = json.loads((CONFORMANCE / "random-games.json").read_text())
 

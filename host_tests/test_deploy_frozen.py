@@ -1,6 +1,5 @@
 """tools.deploy and ./wts play onto a board whose firmware has the game frozen in (python -m tools.firmware build): they say so, copy only the wiring when it differs, remove only the shadows deploy itself left, and suggest a newer UF2 when the frozen game is not this checkout's."""
 import json
-import os
 import shutil
 
 import pytest
@@ -11,6 +10,7 @@ from tools.firmware import frozen_game, game_files
 from tools.firmware.marker import sha256
 
 from deploy_fakes import BoardFiles
+from firmware_helpers import need_firmware_build
 
 PICO = {"implementation": "micropython", "version": "1.27.0", "machine": "Raspberry Pi Pico with RP2040",
         "platform": "rp2", "mpy": 6, "mpy_sub": 3, "arch": 4, "arch_flags": 0, "has_mpy": True}
@@ -210,23 +210,11 @@ def test_play_says_the_board_runs_the_frozen_game_and_asks_only_for_what_changes
 
 
 # ------------------------------------------------------------------------------ on the emulated Pico
-def _need_build():
-    from tools.firmware import builder, toolchain_problem
-
-    why = toolchain_problem()
-    if why is None and not builder.TARBALL.is_file() and not os.environ.get("WTS_MICROPYTHON"):
-        why = "no MicroPython source (%s, or env WTS_MICROPYTHON naming a checkout)" % builder.TARBALL
-    if why:
-        if os.environ.get("CI"):
-            pytest.fail("CI must build the firmware: " + why)
-        pytest.skip(why)
-
-
 @pytest.fixture(scope="session")
 def frozen_uf2():
     from tools.firmware import build
 
-    _need_build()
+    need_firmware_build()
     return build("pico").uf2.resolve()     # cached by its inputs: built once for every test that needs it
 
 

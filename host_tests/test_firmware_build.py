@@ -1,6 +1,5 @@
 """The firmware with the game frozen in (tools/firmware): UF2 reading, the marker, clear refusals, and the built Pico UF2 on the emulated Pico (blank filesystem, a two-player game, a game against hard, a board_config.py override, files kept over a re-flash, safe boot, key test); the Pico 2 UF2 checked by its contents."""
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -9,7 +8,7 @@ import pytest
 
 from engine import Game, ONGOING, parse_square
 from firmware.entry import keys_for
-from firmware_helpers import Cfg
+from firmware_helpers import Cfg, need_firmware_build
 from tools import ROOT
 from tools.firmware import FirmwareError, differs, frozen_game, game_files, output_name, toolchain_problem
 from tools.firmware import builder, marker, uf2
@@ -133,26 +132,16 @@ def test_frozen_game_reads_the_probe_answer_and_none_without_a_marker():
 
 
 # ---------------------------------------------------------------- the build (toolchain needed)
-def _need_build():
-    why = toolchain_problem()
-    if why is None and not builder.TARBALL.is_file() and not os.environ.get("WTS_MICROPYTHON"):
-        why = "no MicroPython source (%s, or env WTS_MICROPYTHON naming a checkout)" % builder.TARBALL
-    if why:
-        if os.environ.get("CI"):
-            pytest.fail("CI must build the firmware: " + why)
-        pytest.skip(why)
-
-
 @pytest.fixture(scope="session")
 def pico_uf2():
     """The Pico UF2 with the game frozen in, built once per session (cached by its inputs across sessions)."""
-    _need_build()
+    need_firmware_build()
     return builder.build("pico")
 
 
 @pytest.fixture(scope="session")
 def pico2_uf2():
-    _need_build()
+    need_firmware_build()
     return builder.build("pico2")
 
 
