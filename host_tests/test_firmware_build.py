@@ -170,6 +170,19 @@ def test_a_second_build_with_the_same_inputs_comes_from_the_cache(pico_uf2):
     assert again.uf2.read_bytes() == pico_uf2.uf2.read_bytes()
 
 
+def test_the_interpreters_hot_c_files_are_compiled_for_speed(pico_uf2, pico2_uf2):
+    # Before: all of MicroPython at the port's -Os, and the frozen game searched slower than stock + deploy
+    # (tools.bench --only rp2040). A build folder keeps how it was first configured (the Makefile runs cmake
+    # once), so this reads what make really ran.
+    for r in (pico_uf2, pico2_uf2):
+        make = (r.work / "build" / "CMakeFiles" / "firmware.dir" / "build.make").read_text(encoding="utf-8")
+        compiles = [ln for ln in make.splitlines() if "arm-none-eabi-gcc" in ln and " -c " in ln]
+        for f in ("vm.c", "runtime.c", "gc.c"):
+            line = next(ln for ln in compiles if ln.endswith("/py/" + f))
+            assert " -O2 " in line, (r.target, f)
+        assert " -O2 " not in next(ln for ln in compiles if ln.endswith("/rp2_flash.c"))   # (see fast.cmake)
+
+
 def test_pico2_uf2_is_for_the_rp2350_and_holds_the_game(pico2_uf2):
     s = _holds_the_game(pico2_uf2.uf2, "pico2")
     assert "rp2350-arm-s" in s["families"] and "rp2040" not in s["families"]

@@ -17,13 +17,14 @@ MICROPYTHON_VERSION = "1.27.0"
 TARBALL = ROOT.parent / "shared" / "micropython" / ("micropython-%s-src.tar.xz" % MICROPYTHON_VERSION)
 OUT_DIR = ROOT / "build" / "firmware"      # build/ is in .gitignore: outputs, cache, work trees, logs
 APT = "sudo apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi cmake build-essential"
-RECIPE = 2          # part of the cache key: bump it when the way a build is made changes
+RECIPE = 3          # part of the cache key: bump it when the way a build is made changes
 CACHE_KEEP = 12     # cached UF2s kept (the newest; a developer's edits each make one)
 PACKAGES = ("engine", "firmware")
 
-# MicroPython's C is built as the port builds it (MinSizeRel, -Os). -O2 made hard's search faster on the
-# emulated Pico, but that firmware hung at its first flash write while core 1 ran (then deadlocked after the
-# watchdog reset): not understood, so not shipped.
+# The interpreter's hot C files at -O2 (the frozen game searched slower than the official UF2 with all of it at
+# -Os, the port's default, built by Debian's gcc 12). Not all of it: with every file at -O2 the firmware hung at
+# its first flash write while core 1 ran (then deadlocked after the watchdog reset), which was not understood.
+FAST_CMAKE = ROOT / "tools" / "firmware" / "fast.cmake"
 
 # A build target: the MicroPython board it builds, the UF2 family its code blocks carry, and where the
 # board definition puts the littlefs filesystem (ports/rp2/boards/<board>/mpconfigboard.h: storage at the
@@ -337,7 +338,7 @@ class _Lock:
         self.f.close()
 
 
-BuildResult = collections.namedtuple("BuildResult", "uf2 key cached seconds size log version target files")
+BuildResult = collections.namedtuple("BuildResult", "uf2 key cached seconds size log version target files work")
 
 
 def output_name(target, version):
@@ -386,7 +387,8 @@ def build(target="pico", micropython=None, version=None, wiring=None, out_dir=No
         stage = work / "stage"
         manifest = manifest_text(stage, (board_dir / "manifest.py").is_file())
         key = hashlib.sha256(json.dumps({
-            "recipe": RECIPE, "source": ident, "target": tg._asdict(), "manifest": manifest,
+            "recipe": RECIPE, "fast": FAST_CMAKE.read_text(encoding="utf-8"), "source": ident, "target": tg._asdict(),
+            "manifest": manifest,
             "files": {p: marker.sha256(d) for p, d in sorted(staged.items())}}, sort_keys=True).encode()).hexdigest()
         cache = out_dir / "cache"
         cached_uf2 = cache / (key[:24] + ".uf2")
@@ -397,7 +399,7 @@ def build(target="pico", micropython=None, version=None, wiring=None, out_dir=No
             shutil.copyfile(cached_uf2, dest)
             _say("%s: cached build %s (inputs unchanged) -> %s" % (target, key[:12], dest))
             return BuildResult(dest, key, True, time.time() - t0, dest.stat().st_size, log_path, version, target,
-                               sorted(staged))
+                               sorted(staged), work)
         _say("%s: building MicroPython v%s %s with the game frozen in, from %s (log: %s)"
              % (target, MICROPYTHON_VERSION, tg.mp_board, origin, log_path))
         log = _Log(log_path)
@@ -415,9 +417,13 @@ def build(target="pico", micropython=None, version=None, wiring=None, out_dir=No
             env.pop("CMAKE_ARGS", None)   # the port's Makefile appends to it: a stray one changes the board
             if pt is not None:
                 env["picotool_DIR"] = str(pt)   # in the environment, not CMAKE_ARGS (which would replace the board's)
+            if _configured(work / "build", "USER_C_MODULES") not in (None, str(FAST_CMAKE)):
+                # The Makefile runs cmake only once per build folder: one configured otherwise goes.
+                shutil.rmtree(work / "build")
             _say("%s: compiling MicroPython %s (%d jobs)" % (target, tg.mp_board, _jobs(jobs)))
             log.run(["make", "-C", src / "ports" / "rp2", "BOARD=%s" % tg.mp_board, "BUILD=%s" % (work / "build"),
-                     "FROZEN_MANIFEST=%s" % (work / "manifest.py"), "-j%d" % _jobs(jobs)], target, env=env,
+                     "FROZEN_MANIFEST=%s" % (work / "manifest.py"), "USER_C_MODULES=%s" % FAST_CMAKE,
+                     "-j%d" % _jobs(jobs)], target, env=env,
                     progress=True)
             built = work / "build" / "firmware.uf2"
             if not built.is_file():
@@ -433,7 +439,19 @@ def build(target="pico", micropython=None, version=None, wiring=None, out_dir=No
             log.close()
         dt = time.time() - t0
         _say("%s: wrote %s (%d bytes) in %dm%02ds" % (target, dest, dest.stat().st_size, dt // 60, dt % 60))
-        return BuildResult(dest, key, False, dt, dest.stat().st_size, log_path, version, target, sorted(staged))
+        return BuildResult(dest, key, False, dt, dest.stat().st_size, log_path, version, target, sorted(staged),
+                           work)
+
+
+def _configured(build_dir, name):
+    """The value cmake's cache in a build folder holds for `name`, "" if none, or None before a first build."""
+    cache = build_dir / "CMakeCache.txt"
+    if not cache.is_file():
+        return None
+    for line in cache.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith(name + ":"):
+            return line.split("=", 1)[1]
+    return ""
 
 
 def _write_stage(stage, staged):
