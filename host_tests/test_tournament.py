@@ -192,3 +192,11 @@ def test_seeds_pool_the_runs_of_each_seed(tmp_path, capsys):
     for bad in (["--seeds", "4-x"], ["--seeds", "3,3"], ["--seeds", "1-2", "--watch"]):
         with pytest.raises(SystemExit):
             t.main(["--pairings", "greedy-random"] + bad)
+
+
+def test_results_go_into_a_folder_that_is_not_there_yet(tmp_path):
+    # strength.md shows its commands with --results build/strength/…, which a fresh clone does not have
+    # (before: FileNotFoundError).
+    path = tmp_path / "build" / "strength" / "levels.jsonl"
+    assert t.main(["--pairings", "greedy-random", "--games", "2", "--results", str(path)]) == 0
+    assert len(path.read_text().splitlines()) == 2

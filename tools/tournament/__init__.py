@@ -163,6 +163,9 @@ class ResultsFile:
     """Appends each finished game to a JSON-lines file at once (flushed and synced): a crash loses no game."""
 
     def __init__(self, path):
+        folder = os.path.dirname(path)
+        if folder:
+            os.makedirs(folder, exist_ok=True)  # (a page's command names build/strength/…: a fresh clone has none)
         self.f = open(path, "ab")
         if self.f.tell():
             with open(path, "rb") as r:
