@@ -13,7 +13,6 @@ from tools.sim.vdevice import VirtualDevice
 from conftest import CONFORMANCE
 
 
-
 def need_firmware_build():
     """Skip (with the reason) when the toolchain or MicroPython's source is missing; under CI fail instead."""
     from tools.firmware import builder, toolchain_problem
