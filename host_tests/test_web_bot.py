@@ -344,3 +344,37 @@ def test_no_bot_process_is_left_when_the_server_stops(site, tmp_path, sig):
                 os.kill(pid, signal.SIGKILL)  # what this test started and the server left behind
         p.stdout.close()
         p.stderr.close()
+
+
+def test_a_request_waiting_for_its_bot_leaves_the_session_free_so_the_server_can_stop(tmp_path):
+    # The waiting request used to hold its session's lock through each look at the bot and take it
+    # again at once: Python's lock is not fair, so on a busy machine close() could wait for ever
+    # (the server did not stop on Ctrl-C; once in a whole-suite run).
+    bot = tmp_path / "silent.py"  # reads the request and never answers
+    bot.write_text("import sys, time\nsys.stdin.readline()\ntime.sleep(600)\n")
+    r = relay_mod.Relay("%s %s" % (PY, bot), "silent")
+    sid = "3" * 32
+    got = []
+
+    def ask():
+        try:
+            got.append(r.ask(sid, 1, EMPTY))
+        except relay_mod.Refused as e:
+            got.append(e.status)
+
+    t = threading.Thread(target=ask, daemon=True)
+    t.start()
+    end = time.monotonic() + 10
+    while not (r.sessions and r.sessions[sid].asking is not None) and time.monotonic() < end:
+        time.sleep(0.01)
+    session = r.sessions[sid]
+    free = 0
+    for _ in range(200):  # look at the lock the way close() needs it: often, for about a second
+        free += not session.lock.locked()
+        time.sleep(0.005)
+    closer = threading.Thread(target=r.close, daemon=True)
+    closer.start()
+    closer.join(20)
+    t.join(20)
+    assert free >= 100, "the session's lock was free at %d of 200 looks" % free
+    assert not closer.is_alive() and got == [409] and not session.proc.running

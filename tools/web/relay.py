@@ -13,7 +13,7 @@ MAX_BODY = 4096  # bytes in one request body (a real position is about 250)
 MAX_SESSIONS = 8  # pages with a bot process of their own at once; one more ends the one unused the longest
 IDLE = 900.0  # seconds a session may go unused before its process is ended (a page that closed without saying so)
 SWEEP = 30.0  # seconds between looks for such sessions
-POLL = 0.05  # seconds a waiting request holds its session's lock at a time while it waits for the bot
+POLL = 0.02  # seconds a waiting request sleeps between its looks at the bot, its session's lock let go
 MAX_GAME = 10 ** 9  # a page's game number stays below this
 _SESSION = re.compile(r"^[0-9a-f]{32}$")  # a page makes its session name from 16 random bytes
 _COLORS = {"black": BLACK, "white": WHITE}
@@ -170,21 +170,24 @@ class Relay:
             except BotError as e:
                 return s.broke(e)
         while True:
-            with s.lock:  # let go between looks: an end or close of this session waits at most POLL s
+            # The lock is held for one look that never blocks, and let go while this request sleeps: an end or
+            # close of this session then waits at most POLL s. (Held through a blocking look and taken again at
+            # once, it could starve close() for ever on a busy machine: Python's locks are not fair.)
+            with s.lock:
                 if s.asking is not token:
                     raise Refused(409, "ended", "the game ended before the bot answered")
                 try:
-                    raw = s.proc.reply(POLL)
+                    raw = s.proc.reply(0)
                 except BotError as e:
                     return s.broke(e)
-                if raw is None:
-                    continue
-                s.asking = None
-                s.used = time.monotonic()
-                got = cell_of(raw, pos)
-                if isinstance(got, tuple):
-                    return s.broke(s.proc.broke(got[0], **got[1]))
-                return 200, {"cell": square_name(got)}
+                if raw is not None:
+                    s.asking = None
+                    s.used = time.monotonic()
+                    got = cell_of(raw, pos)
+                    if isinstance(got, tuple):
+                        return s.broke(s.proc.broke(got[0], **got[1]))
+                    return 200, {"cell": square_name(got)}
+            time.sleep(POLL)
 
     def end(self, sid, game):
         """Game `game` of page session `sid` is over (a new game, another mode): its process ends; a later request
