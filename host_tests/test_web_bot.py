@@ -305,7 +305,9 @@ def test_no_bot_process_is_left_when_the_server_stops(site, tmp_path, sig):
                    "print('e5', flush=True)\nsys.stdin.readline()\ntime.sleep(600)\n" % str(pids))
     p = subprocess.Popen([PY, "-m", "tools.web", "serve", "--no-build", "--dir", str(site), "--port", "0",
                           "--player", "cmd:%s %s" % (PY, bot)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
+                         text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    # (Ctrl-C in a terminal: SIGINT at its default, whatever the test runner inherited, as in test_vboard.py:
+    # a shell script's background job ignores it, and the server never saw the SIGINT of this test.)
     try:
         line = p.stdout.readline()
         port = int(re.search(r"127\.0\.0\.1:(\d+)/", line).group(1))
