@@ -349,9 +349,8 @@ def test_no_bot_process_is_left_when_the_server_stops(site, tmp_path, sig):
 
 
 def test_a_request_waiting_for_its_bot_leaves_the_session_free_so_the_server_can_stop(tmp_path):
-    # The waiting request used to hold its session's lock through each look at the bot and take it
-    # again at once: Python's lock is not fair, so on a busy machine close() could wait for ever
-    # (the server did not stop on Ctrl-C; once in a whole-suite run).
+    # The waiting request used to hold its session's lock through each 50 ms look at the bot and take
+    # it again at once: Python's lock is not fair, so a page's end or the server's close waited behind it.
     bot = tmp_path / "silent.py"  # reads the request and never answers
     bot.write_text("import sys, time\nsys.stdin.readline()\ntime.sleep(600)\n")
     r = relay_mod.Relay("%s %s" % (PY, bot), "silent")

@@ -172,7 +172,7 @@ class Relay:
         while True:
             # The lock is held for one look that never blocks, and let go while this request sleeps: an end or
             # close of this session then waits at most POLL s. (Held through a blocking look and taken again at
-            # once, it could starve close() for ever on a busy machine: Python's locks are not fair.)
+            # once, it left them waiting behind it: Python's locks are not fair.)
             with s.lock:
                 if s.asking is not token:
                     raise Refused(409, "ended", "the game ended before the bot answered")
