@@ -19,7 +19,8 @@ from tools.tournament.ratings import wilson, ratings_with_intervals  # noqa: F40
 from tools.sim.narrate import LANGS, word
 
 BASELINES = ("random", "greedy", "matrix1", "exploiter")
-PLAYERS = BASELINES + LEVELS
+DEEP = "deep"  # hard with its answer deepened to the end (tools/tournament/deep.py)
+PLAYERS = BASELINES + LEVELS + (DEEP,)
 DEFAULT_PAIRINGS = (
     "hard-greedy",
     "medium-greedy",
@@ -54,6 +55,10 @@ def make_player(name, seed, outside=None, timeout=None):
         return ExploiterPlayer(seed)
     if outsiders.is_name(name):
         return outsiders.make(name, seed)
+    if name == DEEP:
+        from tools.tournament.deep import DeepPlayer
+
+        return DeepPlayer(seed)
     if name in LEVELS:
         # The tournament's seeds stand in for the device's true entropy (one
         # per game); the exploiter never learns them.

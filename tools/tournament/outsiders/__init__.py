@@ -7,7 +7,7 @@ A name is a base name and options joined by `_`: `twoply`, `twoply_t0.3` (a
 
 BASES = ("twoply", "oneply", "sampler")
 DEFAULT_BUDGET = {"twoply": 1.0, "oneply": 0.25, "sampler": 1.0}
-TARGETS = ("easy", "medium", "hard")
+TARGETS = ("easy", "medium", "hard", "deep")
 
 
 def parse(name):

@@ -21,7 +21,12 @@ class SamplerPlayer:
         self.rng = random.Random(seed)
         self.target = target
         self.samples = samples
-        self.model = Bot(target, 0)
+        if target == "deep":
+            from tools.tournament.deep import DeepPlayer
+
+            self.model = DeepPlayer(0)
+        else:
+            self.model = Bot(target, 0)
         self.k_root, self.k_child, self.max_leaves = widths(budget)
         self.search = TwoPly(self.k_root, self.k_child)
         self.last = None
