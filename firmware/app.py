@@ -95,6 +95,11 @@ class App:
         t = getattr(hw, "thinker", None)  # firmware.thinker.Thinker, or None: the sliced path
         self.thinker = t if t is None or t.failed is None else None  # (failed: a search crashed there this boot)
         self.job = 0  # the thinker's job for the seat thinking; 0: not posted yet
+        # Hard against a person, with core 1: its answer searched deeper while the person enters their move
+        # (engine.bot.deepen.Deepen, made once), and that search's job: -1 none, 0 begun (posted when core 1
+        # is free), > 0 posted; the reveal plays its best() (docs/bot.md).
+        self.deep = None
+        self.ponder = -1
         self.settings = None
         self.scores = None
         rotated = getattr(cfg, "PAD_B_ROTATED", True)
@@ -153,6 +158,12 @@ class App:
             self.bots[1] = self._make_bot("medium")
         elif _M_EASY <= m <= _M_HARD:
             self.bots[1] = self._make_bot(BOT_LEVELS[m - _M_EASY])
+            if m == _M_HARD and self.thinker is not None and getattr(self.bots[1], "_w", None) is not None:
+                if self.deep is None:
+                    from engine.bot.deepen import Deepen
+
+                    self.deep = Deepen(self.bots[1])
+                self.deep.bot = self.bots[1]
         if m == _M_MENU:
             if self.menu is None:
                 from firmware.menu import Menu
@@ -254,6 +265,22 @@ class App:
             self.thinker.stop(self.clock)
         self.job = 0
         self.thinking = -1
+        self.ponder = -1
+
+    def _pondered(self):
+        # The reveal: the deeper answer if it is ready, else the computer's own stands. Core 1 is told to let
+        # go and not waited for (best() reads only what that search wrote last); the next _post() waits.
+        t = self.thinker
+        self.ponder = -1
+        if t is None:
+            return
+        t.live = 0
+        c = self.deep.best()
+        e = self.entries[1]
+        if c >= 0 and c != e.move and self.game.legal(c):
+            e.lock_cell(c)
+            if self.trace is not None:
+                self.trace.append(("deep", 1, self.game.turns, c))
 
     def _think(self):
         """One slice of the thinking computer's search, or (with a thinker) a look at core 1's answer.
@@ -287,6 +314,9 @@ class App:
             e = self.entries
             self.trace.append(("bot", seat, self.game.turns, e[0].state(), e[1].state(), len(self.ring)))
         self.entries[seat].lock_cell(cell)
+        if seat == 1 and self.deep is not None and self.mode == _M_HARD and self.thinker is not None:
+            self.deep.begin(WHITE)  # (posted once core 1 lets go of this move: see tick)
+            self.ponder = 0
         self._start_bot(seat + 1)
 
     def _lesson_start(self, now):
@@ -343,6 +373,8 @@ class App:
             self.next_frame = nf
         if th >= 0 and self.thinking >= 0:
             self._think()
+        elif self.ponder == 0 and self.thinker is not None and self.thinker.idle():
+            self.ponder = self.thinker.post(self.deep, self.units)
         # Tick to a deadline: the next tick is due TICK_MS after this one was,
         # whatever this one cost; an overrun starts the next one at once.
         nt = clock.ticks_add(self.t_tick, TICK_MS)
@@ -541,6 +573,8 @@ class App:
             self.star_on = False
 
     def _reveal(self, now):
+        if self.ponder >= 0:
+            self._pondered()
         g = self.game
         b = self.entries[0].move
         w = self.entries[1].move

@@ -261,3 +261,15 @@ def test_a_search_that_overflows_core_1s_stack_starts_again_in_the_ticks(pico):
 def test_the_game_as_main_py_runs_it_searches_on_core_1(pico):
     out = exec_fresh(pico, "from firmware.thinker import start\nt, why = start()\nprint(why)").decode()
     assert out.startswith("core 1:"), out
+
+
+def test_hards_deeper_answer_on_core_1_is_the_hosts_and_allocates_nothing(pico):
+    # A position of the shared games where the deeper answer differs from hard's first (7 child searches).
+    from firmware.thinker import STACK
+    from tools.bench.rp2040 import STACK_GUARD, deep_runs, position_turns
+
+    r = deep_runs(pico, [(position_turns()[700], 1)])
+    (cell, deep, children, allocated, us), = r["moves"]
+    assert [cell, deep] == list(r["host"][0]) and deep != cell
+    assert children == 7 and allocated == 0 and us > 0
+    assert r["stack"] < STACK - STACK_GUARD

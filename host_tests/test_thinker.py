@@ -5,7 +5,9 @@ import time
 import pytest
 
 from engine import Game, WHITE, parse_square
+from engine.notation import board_rows
 from engine.bot import Bot, SLICE_UNITS, board
+from engine.bot.deepen import Deepen
 from firmware.modes import M_HARD, M_MENU, M_2P
 from firmware.thinker import Thinker, start
 from tools.sim.vdevice import VirtualDevice
@@ -144,13 +146,16 @@ def play(dev, moves):
 
 
 def test_the_app_plays_hard_with_the_search_on_the_worker_as_the_sliced_path_does():
-    # Same seed, same human moves: the same computer moves and the same board, worker or ticks.
+    # Same seed, same human moves: the same computer moves and the same board, worker or ticks (the deeper
+    # answer left out: it depends on how long the person takes, the tests below).
     boards = []
     for threaded in (True, False):
         dev = device(seed=4) if threaded else VirtualDevice(Cfg(), mode="2p", seed=4)
         if not threaded:
             dev.app.set_mode(M_HARD)
         assert (dev.app.thinker is not None) == threaded
+        assert (dev.app.deep is not None) == threaded  # only the worker deepens
+        dev.app.deep = None
         play(dev, ["a1", "i9", "a9"])
         boards.append(dev.board_rows())
         if threaded:
@@ -194,6 +199,83 @@ def test_leaving_a_mode_with_a_computer_stops_its_search_before_the_bots_change(
     assert not app.thinker.idle()
     app.set_mode(M_2P)     # no computer at all: the bots go, the search stopped first
     assert app.thinker.idle() and app.bots == [None, None] and app.thinking == -1
+
+
+def deep_reference(seed, human):
+    """The board after `human`'s moves (black) against the computer's deeper answers (white), and those
+    answers: Bot + Deepen on the host."""
+    g = Game()
+    ref = Bot("hard")
+    ref.reseed(seed)
+    d = Deepen(ref)
+    out = []
+    for m in human:
+        ref.choose(g, WHITE)
+        d.begin(WHITE)
+        c = d.step(SLICE_UNITS)
+        while c < 0:
+            c = d.step(SLICE_UNITS)
+        out.append(c)
+        g.play(parse_square(m), c)
+    return board_rows(g), out
+
+
+def test_a_person_who_takes_long_enough_faces_the_deeper_answer():
+    dev = device(seed=6)
+    app = dev.app
+    trace = app.trace = []
+    draws = []
+    entropy = app.entropy
+    app.entropy = lambda: draws.append(entropy()) or draws[-1]
+    app.set_mode(M_HARD)  # a new game with a seed we see
+    human = ["a1", "i9", "a9", "i1"]
+    for m in human:
+        advance_until(dev, lambda: app.thinking < 0 and app.state == 0)
+        advance_until(dev, lambda: app.deep.done())  # the person thinks while core 1 deepens
+        n = app.game.turns
+        dev.move(0, parse_square(m))
+        advance_until(dev, lambda: app.game.turns == n + 1 and app.state == 0)
+    rows, cells = deep_reference(draws[-1], human)
+    assert dev.board_rows() == rows
+    deeper = [e[3] for e in trace if e[0] == "deep"]
+    assert deeper and set(deeper) <= set(cells)  # (a deeper answer the same as its own is not traced)
+
+
+class StalledDeepen(Deepen):
+    """A Deepen whose search on the worker waits for the test (a person quicker than it)."""
+
+    gate = None
+
+    def step(self, units):
+        StalledDeepen.gate.wait(10)
+        return Deepen.step(self, units)
+
+
+def test_a_person_quicker_than_the_deepening_gets_the_computers_own_answer():
+    import threading
+
+    StalledDeepen.gate = threading.Event()
+    dev = device(seed=6)
+    app = dev.app
+    app.trace = []
+    draws = []
+    entropy = app.entropy
+    app.entropy = lambda: draws.append(entropy()) or draws[-1]
+    app.set_mode(M_HARD)
+    app.deep = StalledDeepen(app.bots[1])
+    advance_until(dev, lambda: app.thinking < 0 and app.state == 0)
+    advance_until(dev, lambda: app.ponder > 0)  # the deeper search is on the worker, stalled
+    dev.move(0, parse_square("a1"))
+    advance_until(dev, lambda: app.game.turns == 1)
+    ref = Bot("hard")
+    ref.reseed(draws[-1])
+    own = ref.choose(Game(), WHITE)
+    assert dev.board_rows()[own // 9][own % 9] == "W"
+    assert not [e for e in app.trace if e[0] == "deep"]
+    assert app.thinker.live == 0  # told to let go; the next move waits for it
+    StalledDeepen.gate.set()
+    advance_until(dev, lambda: app.thinking < 0 and app.state == 0)  # the game goes on
+    assert app.game.turns == 1 and app.entries[1].locked
 
 
 class OverflowOnWorker(Bot):

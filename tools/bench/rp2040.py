@@ -89,6 +89,79 @@ def main(P):
     return out
 print('@J', json.dumps(main(%r)))
 """
+# Hard's deeper answer on core 1 as the app runs it (engine/bot/deepen.py): hard's move there, then the
+# Deepen posted as the next job; from the post to the deeper cell is the time a person must take for it
+# (the deepening is cut off at the reveal). Cells, child searches, bytes allocated, µs.
+_DEEP = """
+import gc, json, time, _thread
+from engine import Game
+from engine.bot import Bot, SLICE_UNITS, board
+from engine.bot.deepen import Deepen
+from firmware.thinker import Thinker
+def main(P):
+    t = Thinker(_thread)
+    g = Game()
+    s = board()
+    b = Bot("hard", 1)
+    d = Deepen(b)
+    out = []
+    for k in range(len(P)):
+        turns, c = P[k]
+        g.reset()
+        for x, y in turns:
+            g.play(x, y)
+        b.reseed(k)
+        s.copy_from(g)
+        b.start(s, c)
+        j = t.post(b, SLICE_UNITS)
+        cell = t.answer(j)
+        while cell < 0:
+            cell = t.answer(j)
+        while not t.idle():
+            pass
+        d.begin(c)
+        gc.collect()
+        a = gc.mem_alloc()
+        t0 = time.ticks_us()
+        j = t.post(d, SLICE_UNITS)
+        r = t.answer(j)
+        while r < 0:
+            r = t.answer(j)
+        us = time.ticks_diff(time.ticks_us(), t0)
+        out.append((cell, r, d.children, gc.mem_alloc() - a, us))
+    return out
+print('@J', json.dumps(main(%r)))
+"""
+DEEP_EVERY = 4  # the deeper answer is timed in every 4th position of the sample (some 6 s of Pico time each)
+
+
+def deep_runs(pico, positions):
+    """Hard's deeper answer on core 1 in `positions` ([(turns, side to move)]): {"moves": [(hard's cell, deeper
+    cell, child searches, bytes allocated, µs)], "host": [(hard's cell, deeper cell)] by CPython, "stack"}."""
+    from engine import Game
+    from engine.bot import Bot, SLICE_UNITS
+    from engine.bot.deepen import Deepen
+    from tools.rp2040.probe import guest_json
+
+    moves = guest_json(pico, _DEEP % (positions,))
+    stack = pico.stats()["core1"]["stack_used"]
+    host = []
+    b = Bot("hard", 1)
+    d = Deepen(b)
+    for k, (turns, c) in enumerate(positions):
+        g = Game()
+        for x, y in turns:
+            g.play(x, y)
+        b.reseed(k)
+        cell = b.choose(g, c)
+        d.begin(c)
+        r = d.step(SLICE_UNITS)
+        while r < 0:
+            r = d.step(SLICE_UNITS)
+        host.append((cell, r))
+    return {"moves": moves, "host": host, "stack": stack}
+
+
 # Besides the sample: hard's heaviest moves by wasm fuel over every position
 # of the shared games (the 24-position sample can miss them).
 HEAVIEST = 8
@@ -189,6 +262,7 @@ def measure():
             res["heavy_layouts"] = heavy_runs(pico, heavy_turns)
             res["heavy_us"] = res["heavy_layouts"][0]
             res["core1"] = core1_runs(pico, heavy_turns)
+            res["deep"] = deep_runs(pico, sample[::DEEP_EVERY])
             from tools.bench.firmware import _SCRIPT
             from tools.sim.keyscript import parse_script
 
@@ -373,12 +447,28 @@ def thinking_rows(tag, r, sliced=None):
                     "%s emulated / %d B (most in one move) / %d of %d the same; target worst <= 1 s: %s, 0 B: %s"
                     % (_ms(worst), max(n for _, _, n, _ in mv), same, len(mv), _ok(worst, TARGETS["hard_worst_us"]),
                        "ok" if all(n == 0 for _, _, n, _ in mv) else "OVER")))
-        deep = max(c["stack"], r.get("game_stack", 0))
+        dp = r.get("deep")
+        ds = dp["stack"] if dp else 0
+        deep = max(c["stack"], r.get("game_stack", 0), ds)
         room = STACK - STACK_GUARD
-        out.append(("%s: deepest core-1 stack, hard's heaviest moves / the game (of firmware/thinker.py STACK)" % tag,
-                    "%d B / %d B of %d B; MicroPython raises %d B before its end, so %d B to spare (%.0f%% of what "
+        out.append(("%s: deepest core-1 stack, hard's heaviest moves / the game%s (of firmware/thinker.py STACK)"
+                    % (tag, " / the deeper answer" if dp else ""),
+                    "%d B / %d B%s of %d B; MicroPython raises %d B before its end, so %d B to spare (%.0f%% of what "
                     "it may use); an overflow starts the move again in the ticks"
-                    % (c["stack"], r.get("game_stack", 0), STACK, STACK_GUARD, room - deep, 100.0 * (room - deep) / room)))
+                    % (c["stack"], r.get("game_stack", 0), " / %d B" % ds if dp else "", STACK, STACK_GUARD,
+                       room - deep, 100.0 * (room - deep) / room)))
+    dp = r.get("deep")
+    if dp:
+        mv = dp["moves"]
+        us = [m[4] for m in mv]
+        ch = [m[2] for m in mv]
+        same = sum(1 for m, h in zip(mv, dp["host"]) if (m[0], m[1]) == tuple(h))
+        out.append(("%s: hard's deeper answer on core 1 (post -> ready: how long the person must take for it), "
+                    "mean / worst (%d positions)" % (tag, len(mv)),
+                    "%s / %s emulated; %.1f child searches a move (most %d); %d B allocated (most in one); cells as "
+                    "on the host: %d of %d; 0 B: %s"
+                    % (_ms(sum(us) / len(us)), _ms(max(us)), sum(ch) / float(len(ch)), max(ch),
+                       max(m[3] for m in mv), same, len(mv), "ok" if all(m[3] == 0 for m in mv) else "OVER")))
     return out
 
 
