@@ -96,8 +96,9 @@ class App:
         self.thinker = t if t is None or t.failed is None else None  # (failed: a search crashed there this boot)
         self.job = 0  # the thinker's job for the seat thinking; 0: not posted yet
         # Hard against a person, with core 1: its answer searched deeper while the person enters their move
-        # (engine.bot.deepen.Deepen, made once), and that search's job: -1 none, 0 begun (posted when core 1
-        # is free), > 0 posted; the reveal plays its best() (docs/bot.md).
+        # (engine.bot.deepen.Deepen, made once; it reads self.game, which stays as it is until the reveal), and
+        # that search's job: -1 none, 0 begun (posted when core 1 is free), > 0 posted; the reveal plays its
+        # best() (docs/bot.md).
         self.deep = None
         self.ponder = -1
         self.settings = None
@@ -268,19 +269,22 @@ class App:
         self.ponder = -1
 
     def _pondered(self):
-        # The reveal: the deeper answer if it is ready, else the computer's own stands. Core 1 is told to let
-        # go and not waited for (best() reads only what that search wrote last); the next _post() waits.
+        # The reveal: core 1 is told to let go, and the turn waits for it (at most one step() of the deeper
+        # search, which reads the live game); then the deeper answer if it is ready, else the computer's own
+        # stands. False while core 1 still holds it (the reveal tries again next tick).
         t = self.thinker
+        if t is not None:
+            t.live = 0
+            if not t.idle():
+                return False
+            c = self.deep.best()
+            e = self.entries[1]
+            if c >= 0 and c != e.move and self.game.legal(c):
+                e.lock_cell(c)
+                if self.trace is not None:
+                    self.trace.append(("deep", 1, self.game.turns, c))
         self.ponder = -1
-        if t is None:
-            return
-        t.live = 0
-        c = self.deep.best()
-        e = self.entries[1]
-        if c >= 0 and c != e.move and self.game.legal(c):
-            e.lock_cell(c)
-            if self.trace is not None:
-                self.trace.append(("deep", 1, self.game.turns, c))
+        return True
 
     def _think(self):
         """One slice of the thinking computer's search, or (with a thinker) a look at core 1's answer.
@@ -315,7 +319,7 @@ class App:
             self.trace.append(("bot", seat, self.game.turns, e[0].state(), e[1].state(), len(self.ring)))
         self.entries[seat].lock_cell(cell)
         if seat == 1 and self.deep is not None and self.mode == _M_HARD and self.thinker is not None:
-            self.deep.begin(WHITE)  # (posted once core 1 lets go of this move: see tick)
+            self.deep.begin(self.game, WHITE)  # (posted once core 1 lets go of this move: see tick)
             self.ponder = 0
         self._start_bot(seat + 1)
 
@@ -573,8 +577,8 @@ class App:
             self.star_on = False
 
     def _reveal(self, now):
-        if self.ponder >= 0:
-            self._pondered()
+        if self.ponder >= 0 and not self._pondered():
+            return
         g = self.game
         b = self.entries[0].move
         w = self.entries[1].move

@@ -14,7 +14,7 @@ POSITIONS = random_positions(6, seed=21)
 def deepen(b, d, game, color, units):
     """bot b's move, then d's deeper one in steps of `units`: (bot's cell, deeper cell, best() while it ran)."""
     c = b.choose(game, color)
-    assert d.begin(color) == c
+    assert d.begin(game, color) == c
     seen = set()
     r = d.step(units)
     while r < 0:
@@ -128,12 +128,16 @@ def test_bad_use_is_refused():
     with pytest.raises(ValueError):
         d.step(40)  # nothing begun
     with pytest.raises(ValueError):
-        d.begin(BLACK)  # the bot has not moved
+        d.begin(POSITIONS[0], BLACK)  # the bot has not moved
     assert d.best() == -1
     b.start(POSITIONS[0], BLACK)
     b.step(3)
     with pytest.raises(ValueError):
-        d.begin(BLACK)  # its move is not finished
+        d.begin(POSITIONS[0], BLACK)  # its move is not finished
+    b.choose(POSITIONS[0], BLACK)
+    with pytest.raises(ValueError, match="trial Game"):
+        d.begin(b._w.g, BLACK)  # the children are played on it: it cannot hold the position too
+    assert d.best() == -1
 
 
 def test_a_stopped_deepening_leaves_the_bot_free_for_its_next_move():
@@ -141,7 +145,7 @@ def test_a_stopped_deepening_leaves_the_bot_free_for_its_next_move():
     b = Bot("hard", 8)
     d = Deepen(b)
     b.choose(g, WHITE)
-    d.begin(WHITE)
+    d.begin(g, WHITE)
     for _ in range(5):
         d.step(40)  # a child search is running: the person locked their move here
     assert not d.done()
@@ -166,7 +170,7 @@ for rows, eggs, color in POS:
     b.choose(g, color)
     micropython.heap_lock()  # the deeper answer must not allocate at all
     try:
-        c = d.begin(color)
+        c = d.begin(g, color)
         r = d.step(40)
         while r < 0:
             r = d.step(40)

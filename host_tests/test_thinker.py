@@ -211,7 +211,7 @@ def deep_reference(seed, human):
     out = []
     for m in human:
         ref.choose(g, WHITE)
-        d.begin(WHITE)
+        d.begin(g, WHITE)
         c = d.step(SLICE_UNITS)
         while c < 0:
             c = d.step(SLICE_UNITS)
@@ -251,7 +251,7 @@ class StalledDeepen(Deepen):
         return Deepen.step(self, units)
 
 
-def test_a_person_quicker_than_the_deepening_gets_the_computers_own_answer():
+def test_a_person_quicker_than_the_deepening_gets_the_computers_own_answer_once_core_1_lets_go():
     import threading
 
     StalledDeepen.gate = threading.Event()
@@ -264,16 +264,18 @@ def test_a_person_quicker_than_the_deepening_gets_the_computers_own_answer():
     app.set_mode(M_HARD)
     app.deep = StalledDeepen(app.bots[1])
     advance_until(dev, lambda: app.thinking < 0 and app.state == 0)
-    advance_until(dev, lambda: app.ponder > 0)  # the deeper search is on the worker, stalled
+    advance_until(dev, lambda: app.ponder > 0)  # the deeper search is on the worker, stalled in a step()
     dev.move(0, parse_square("a1"))
+    dev.advance(3000)  # the countdown is over, but the deeper search still reads the live game: no reveal
+    assert app.game.turns == 0 and app.entries[0].locked and app.thinker.live == 0
+    StalledDeepen.gate.set()  # its step() ends: the worker lets go, the turn is played
     advance_until(dev, lambda: app.game.turns == 1)
+    assert not app.deep.done()
     ref = Bot("hard")
     ref.reseed(draws[-1])
     own = ref.choose(Game(), WHITE)
     assert dev.board_rows()[own // 9][own % 9] == "W"
     assert not [e for e in app.trace if e[0] == "deep"]
-    assert app.thinker.live == 0  # told to let go; the next move waits for it
-    StalledDeepen.gate.set()
     advance_until(dev, lambda: app.thinking < 0 and app.state == 0)  # the game goes on
     assert app.game.turns == 1 and app.entries[1].locked
 

@@ -21,12 +21,12 @@ _D_DONE = const(4)  # the deeper answer is in _res
 
 
 class Deepen:
-    """`Deepen(bot)` for a hard `bot`. Once bot's move is done (its answer taken), `begin(color)` reads bot's
-    solved matrix; `step(units)` then returns -1 while it searches and the deeper cell once it is ready;
-    `best()` is the cell to play at any moment: the deeper one if ready, else bot's own answer.
+    """`Deepen(bot)` for a hard `bot`. Once bot's move in `game` is done (its answer taken), `begin(game, color)`
+    reads bot's solved matrix; `step(units)` then returns -1 while it searches and the deeper cell once it is
+    ready; `best()` is the cell to play at any moment: the deeper one if ready, else bot's own answer.
 
-    The position is the one bot's move was given (start() copied it into the shared trial Game, board(),
-    which holds it again once the answer is ready); begin() keeps a copy. Each pair (one of hard's ROWS
+    `game` is read again for every pair (no copy: a Game is 2 KB of heap), so the caller leaves it as it is
+    until the deeper answer is ready or its last step() has returned. Each pair (one of hard's ROWS
     most played moves, one of the opponent's columns) is played on the trial Game and a second hard Bot
     searches the position after it for the same side: the value of its solved matrix game replaces the
     pair's payoff (a pair that ends the game keeps its own). The ROWS x columns matrix of those values
@@ -38,13 +38,11 @@ class Deepen:
     """
 
     def __init__(self, bot):
-        from engine import Game  # (a local name: no slot in the module's globals for it)
-
         if bot._kr == 0:
             raise ValueError("only a matrix level (medium, hard) can be deepened")
         self.bot = bot
         self.child = Bot("hard", 0)  # shares bot's Work (one move at a time); reseeded from bot at begin()
-        self.root = Game()  # the position of bot's move
+        self.root = None  # the Game of bot's move (the caller's, read only)
         self.rows = bytearray(ROWS)  # the rows deepened: bot's candidate cells ...
         self.cols = bytearray(_MAXK)  # ... and the opponent's, as bot's matrix had them
         self.m = array("i", bytes(4 * ROWS * _MAXK))  # bot's payoffs of those pairs, then their deeper values
@@ -57,14 +55,16 @@ class Deepen:
         self._res = -1  # the deeper answer, once _D_DONE
         self._cell = -1  # bot's own answer
 
-    def begin(self, color):
-        """Read bot's finished move (its answer, matrix and fictitious-play counts) for `color`; returns
-        bot's answer. ValueError if bot has no finished move."""
+    def begin(self, game, color):
+        """Read bot's finished move (its answer, matrix and fictitious-play counts) for `color` in `game`, the
+        position it was started on; returns bot's answer. ValueError if bot has no finished move."""
         b = self.bot
         w = b._w
         cell = b._res
         if b._ph != _PH_DONE or w.owner is not b or cell < 0:
             raise ValueError("begin() needs the bot's finished move")
+        if game is w.g:
+            raise ValueError("begin(): the position must be the caller's Game, not the trial Game (board())")
         self._cell = cell
         self._color = color
         self._res = cell
@@ -74,7 +74,7 @@ class Deepen:
         nc = b._nc
         if nr < 2:
             return cell  # a single move: nothing to weigh
-        self.root.copy_from(w.g)
+        self.root = game
         self.child.reseed(b._rand())
         # The ROWS rows played most (the earlier of equal ones), kept in their order.
         rcnt = w.rcnt

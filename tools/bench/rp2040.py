@@ -119,7 +119,7 @@ def main(P):
             cell = t.answer(j)
         while not t.idle():
             pass
-        d.begin(c)
+        d.begin(g, c)
         gc.collect()
         a = gc.mem_alloc()
         t0 = time.ticks_us()
@@ -154,7 +154,7 @@ def deep_runs(pico, positions):
             g.play(x, y)
         b.reseed(k)
         cell = b.choose(g, c)
-        d.begin(c)
+        d.begin(g, c)
         r = d.step(SLICE_UNITS)
         while r < 0:
             r = d.step(SLICE_UNITS)

@@ -20,7 +20,7 @@ class DeepPlayer:
     def choose(self, game, color):
         self.bot.choose(game, color)
         d = self.deep
-        d.begin(color)
+        d.begin(game, color)
         c = d.step(SLICE_UNITS)
         while c < 0:
             c = d.step(SLICE_UNITS)
