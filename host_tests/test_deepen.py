@@ -4,7 +4,7 @@ import pytest
 from conftest import random_positions
 from engine import Game, BLACK, WHITE, ONGOING
 from engine.bot import Bot
-from engine.bot.deepen import Deepen, ROWS
+from engine.bot.deepen import Deepen, ROWS, ITERS
 from engine.bot.tables import _MAXK
 from engine.notation import board_rows, egg_names, load
 
@@ -61,6 +61,7 @@ def test_the_deeper_matrix_is_each_pairs_child_search_value(k):
     b = Bot("hard", 40 + k)
     d = Deepen(b)
     c, r, _ = deepen(b, d, g, color, 40)
+    counts = list(b._w.rcnt[:d.n])  # (the reference below searches in the same shared Work)
     rows, cols, want = reference(40 + k, g, color)
     if len(rows) < 2:
         assert r == c and d.children == 0
@@ -69,6 +70,23 @@ def test_the_deeper_matrix_is_each_pairs_child_search_value(k):
     assert (list(d.rows[:d.n]), list(d.cols[:d.nc]), got) == (rows, cols, want)
     assert d.children == sum(1 for i in rows for j in cols if _ongoing_after(g, color, i, j))
     assert r in rows and g.legal(r)
+    # the solve: how often fictitious play played each row, as a plain one counts it
+    assert counts == fictitious_play(want, ITERS)
+
+
+def fictitious_play(m, iters):
+    """Alternating fictitious play from row 0 (the first of equal best responses): how often each row was played."""
+    racc = [0] * len(m)
+    cacc = [0] * len(m[0])
+    counts = [0] * len(m)
+    i = 0
+    for _ in range(iters):
+        counts[i] += 1
+        cacc = [c + x for c, x in zip(cacc, m[i])]
+        j = cacc.index(min(cacc))
+        racc = [a + row[j] for a, row in zip(racc, m)]
+        i = racc.index(max(racc))
+    return counts
 
 
 def _ongoing_after(g, color, r, c):

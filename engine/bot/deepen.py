@@ -2,7 +2,7 @@
 from array import array
 
 from engine._compat import const, heap_lock, heap_unlock
-from engine.bot import Bot, solve
+from engine.bot import Bot
 
 _ONGOING = const(0)  # the engine's value (test_bot checks it)
 _MAXK = const(10)  # most candidates per side; the matrix's row stride (tables.py)
@@ -10,13 +10,15 @@ _MAXK = const(10)  # most candidates per side; the matrix's row stride (tables.p
 # with most of the matrix: 2 rows x 4 replies gained nothing, 4 rows x every reply did (docs/bot-experiments.md,
 # "Against the outsiders", keys P2).
 ROWS = 4
+ITERS = 3000  # fictitious-play iterations of the deeper matrix, as the prototype measured (a float solve there)
+_D_BATCH = const(100)  # iterations per step() (a few ms on the Pico)
 
 _PH_DONE = const(12)  # the Bot's phase once its answer is ready (engine/bot/__init__.py)
 # Phases (Deepen._ph)
 _D_IDLE = const(0)  # nothing begun
 _D_NEXT = const(1)  # the next pair's position is set up (cursor _k)
 _D_CHILD = const(2)  # a hard search of that position runs (the child Bot)
-_D_FP = const(3)  # the re-valued matrix is solved (solve.fp on the root Bot)
+_D_FP = const(3)  # the deeper matrix is solved (fictitious play, _D_BATCH iterations a step)
 _D_DONE = const(4)  # the deeper answer is in _res
 
 
@@ -30,7 +32,7 @@ class Deepen:
     most played moves, one of the opponent's columns) is played on the trial Game and a second hard Bot
     searches the position after it for the same side: the value of its solved matrix game replaces the
     pair's payoff (a pair that ends the game keeps its own). The ROWS x columns matrix of those values
-    is then solved and sampled by bot's own fictitious play and pick (solve.py), with fresh iterations.
+    is then solved by ITERS iterations of fictitious play and a row drawn by how often it was played.
 
     Honest like the Bot: what it reads is the position and bot's matrix for it; the time it gets (how
     long a person takes to enter their move) decides only whether the deeper answer is ready.
@@ -54,6 +56,8 @@ class Deepen:
         self._ph = _D_IDLE
         self._res = -1  # the deeper answer, once _D_DONE
         self._cell = -1  # bot's own answer
+        self._it = 0  # fictitious play: iterations done ...
+        self._fi = 0  # ... and the row it plays next
 
     def begin(self, game, color):
         """Read bot's finished move (its answer, matrix and fictitious-play counts) for `color` in `game`, the
@@ -113,7 +117,7 @@ class Deepen:
 
     def step(self, units):
         """At most one item: set up the next pair, one slice of its child search (at most `units`, as
-        Bot.step), or one slice of the final solve. -1 while searching, then the deeper cell."""
+        Bot.step), or _D_BATCH iterations of the final solve. -1 while searching, then the deeper cell."""
         ph = self._ph
         if ph == _D_DONE:
             return self._res
@@ -128,7 +132,7 @@ class Deepen:
             if ph == _D_NEXT:
                 self._next()
             else:
-                self._solve(units)
+                self._solve()
         finally:
             heap_unlock()
         return self._res if self._ph == _D_DONE else -1
@@ -188,30 +192,62 @@ class Deepen:
         self._ph = _D_NEXT
 
     def _begin_solve(self):
-        # The deeper matrix goes where bot's was, and bot solves it again (fresh iterations, no new columns).
-        b = self.bot
-        w = b._w
-        w.owner = b
-        w.clean = False
-        n = self.n
-        nc = self.nc
-        for i in range(n):
-            w.rows[i] = self.rows[i]
-            for j in range(nc):
-                w.m[i * _MAXK + j] = self.m[i * _MAXK + j]
-        for j in range(nc):
-            w.cols[j] = self.cols[j]
-        b._nr = n
-        b._nc = nc
-        b._fpit = 0
-        b._fpused = 0
-        b._ph = _PH_DONE  # (done: another start() is needed before bot's step() runs again)
+        # The deeper matrix is solved by fictitious play in bot's scratch arrays (its own move is over).
+        w = self.bot._w
+        w.clean = False  # (the counts live in the heuristic arrays: see tables.Work.grow)
+        for i in range(self.n):
+            w.racc[i] = 0
+            w.rcnt[i] = 0
+        for j in range(self.nc):
+            w.cacc[j] = 0
         w.g.copy_from(self.root)  # the trial Game holds the position again, as after bot's answer
+        self._it = 0
+        self._fi = 0
         self._ph = _D_FP
 
-    def _solve(self, units):
+    def _solve(self):
+        # _D_BATCH iterations of alternating fictitious play (as solve.fp, without its early stop and
+        # left-out rows), ITERS in all; then a row drawn by how often it was played.
         b = self.bot
-        if solve.fp(b, units, True) is None:
+        w = b._w
+        m = self.m
+        racc = w.racc
+        cacc = w.cacc
+        rcnt = w.rcnt
+        n = self.n
+        nc = self.nc
+        i = self._fi
+        it = self._it
+        stop = it + _D_BATCH
+        if stop > ITERS:
+            stop = ITERS
+        while it < stop:
+            rcnt[i] += 1
+            q = i * _MAXK
+            j = 0
+            lo = 0x3FFFFFFF
+            for jj in range(nc):
+                x = cacc[jj] + m[q + jj]
+                cacc[jj] = x
+                if x < lo:
+                    lo = x
+                    j = jj
+            hi = -0x3FFFFFFF
+            for ii in range(n):
+                x = racc[ii] + m[ii * _MAXK + j]
+                racc[ii] = x
+                if x > hi:
+                    hi = x
+                    i = ii
+            it += 1
+        self._fi = i
+        self._it = it
+        if it < ITERS:
             return
-        self._res = b._w.rows[solve.pick(b)]
+        r = b._rand() % ITERS
+        for ii in range(n):
+            r -= rcnt[ii]
+            if r < 0:
+                self._res = self.rows[ii]
+                break
         self._ph = _D_DONE
