@@ -4,7 +4,7 @@ import pytest
 from conftest import random_positions
 from engine import Game, BLACK, WHITE, ONGOING
 from engine.bot import Bot
-from engine.bot.deepen import Deepen, ROWS, ITERS
+from engine.bot.deepen import Deepen, ROWS, ITERS, child_seed
 from engine.bot.tables import _MAXK
 from engine.notation import board_rows, egg_names, load
 
@@ -36,7 +36,7 @@ def reference(seed, game, color):
     rcnt = list(w.rcnt[:nr])
     keep = sorted(sorted(range(nr), key=lambda i: -rcnt[i])[:ROWS])
     child = Bot("hard", 0)
-    child.reseed(b._rand())  # the child's seed, as begin() draws it
+    child.reseed(child_seed(b))
     out = []
     for i in keep:
         row = []
@@ -125,6 +125,23 @@ def test_the_same_seed_gives_the_same_game_and_the_bot_moves_on_as_before():
 
     assert game(3) == game(3)
     assert game(3) != game(4)
+
+
+def test_deepening_leaves_the_bots_own_answers_as_they_were():
+    # A game where every move is deepened (run to the end or cut off) and the first answers played: the bot's
+    # answers are those of a bot never deepened (the worker and the ticks then play the same game).
+    plain, deep = Bot("hard", 12), Bot("hard", 12)
+    d = Deepen(deep)
+    other = Bot("hard", 13)
+    g = Game()
+    while g.result == ONGOING and g.turns < 10:
+        a = plain.choose(g, BLACK)
+        assert deep.choose(g, BLACK) == a
+        d.begin(g, BLACK)
+        for _ in range(40 if g.turns % 2 else 100000):
+            if d.step(40) >= 0:
+                break
+        g.play(a, other.choose(g, WHITE))
 
 
 def test_the_trial_game_holds_the_position_again_and_the_game_is_untouched():

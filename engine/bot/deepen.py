@@ -8,7 +8,7 @@ _ONGOING = const(0)  # the engine's value (test_bot checks it)
 _MAXK = const(10)  # most candidates per side; the matrix's row stride (tables.py)
 # Hard's most played moves (fictitious-play counts) whose every reply is searched again. Depth only paid
 # with most of the matrix: 2 rows x 4 replies gained nothing, 4 rows x every reply did (docs/bot-experiments.md,
-# "Against the outsiders", keys P2).
+# "Against the outsiders": the prototype's rows, keys P and P2, and this module's, key D).
 ROWS = 4
 ITERS = 3000  # fictitious-play iterations of the deeper matrix, as the prototype measured (a float solve there)
 _D_BATCH = const(100)  # iterations per step() (a few ms on the Pico)
@@ -20,6 +20,12 @@ _D_NEXT = const(1)  # the next pair's position is set up (cursor _k)
 _D_CHILD = const(2)  # a hard search of that position runs (the child Bot)
 _D_FP = const(3)  # the deeper matrix is solved (fictitious play, _D_BATCH iterations a step)
 _D_DONE = const(4)  # the deeper answer is in _res
+
+
+def child_seed(bot):
+    """The child searches' seed for bot's move just made: read from its random stream, not drawn from it, so
+    bot's own answers are the same whether a move was deepened or not (on core 1 or in the ticks)."""
+    return ((bot._hi << 14) ^ bot._lo) & 0x3FFFFFFF
 
 
 class Deepen:
@@ -43,7 +49,7 @@ class Deepen:
         if bot._kr == 0:
             raise ValueError("only a matrix level (medium, hard) can be deepened")
         self.bot = bot
-        self.child = Bot("hard", 0)  # shares bot's Work (one move at a time); reseeded from bot at begin()
+        self.child = Bot("hard", 0)  # shares bot's Work (one move at a time); reseeded at begin(): child_seed()
         self.root = None  # the Game of bot's move (the caller's, read only)
         self.rows = bytearray(ROWS)  # the rows deepened: bot's candidate cells ...
         self.cols = bytearray(_MAXK)  # ... and the opponent's, as bot's matrix had them
@@ -79,7 +85,7 @@ class Deepen:
         if nr < 2:
             return cell  # a single move: nothing to weigh
         self.root = game
-        self.child.reseed(b._rand())
+        self.child.reseed(child_seed(b))
         # The ROWS rows played most (the earlier of equal ones), kept in their order.
         rcnt = w.rcnt
         used = 0  # bit i: row i taken
@@ -206,8 +212,10 @@ class Deepen:
         self._ph = _D_FP
 
     def _solve(self):
-        # _D_BATCH iterations of alternating fictitious play (as solve.fp, without its early stop and
-        # left-out rows), ITERS in all; then a row drawn by how often it was played.
+        # _D_BATCH iterations of alternating fictitious play, ITERS in all; then a row drawn by how often it
+        # was played. The iteration is solve.fp's, written again: that one is the bot's hot loop, stops on
+        # the duality gap and leaves rows out, and a shared helper would have to return two values (a tuple:
+        # heap, while it is locked).
         b = self.bot
         w = b._w
         m = self.m
@@ -244,7 +252,7 @@ class Deepen:
         self._it = it
         if it < ITERS:
             return
-        r = b._rand() % ITERS
+        r = self.child._rand() % ITERS
         for ii in range(n):
             r -= rcnt[ii]
             if r < 0:

@@ -54,18 +54,35 @@ print('@J', json.dumps(out))
 """
 # The same moves on core 1 as the app makes them (firmware.thinker: bot.start() on core 0, post, poll the
 # answer): the cell against choose() on core 0 with the same seed, the bytes allocated from the post to the
-# answer (both cores; collected before), and the time. In a function: a new global would grow a dict.
+# answer (both cores; collected before), and the time. With `deep`, hard's deeper answer after it, as the app
+# runs it (engine/bot/deepen.py: the Deepen posted as the next job): from the post to the deeper cell is the
+# time a person must take for it, the deepening being cut off at the reveal. In a function: a new global
+# would grow a dict.
 _CORE1 = """
 import gc, json, time, _thread
 from engine import Game
 from engine.bot import Bot, SLICE_UNITS, board
+from engine.bot.deepen import Deepen
 from firmware.thinker import Thinker
-def main(P):
+def main(P, deep):
     t = Thinker(_thread)
     g = Game()
     s = board()
     b = Bot("hard", 1)
+    d = Deepen(b)
     out = []
+    def job(x):
+        while not t.idle():
+            pass
+        gc.collect()
+        a = gc.mem_alloc()
+        t0 = time.ticks_us()
+        j = t.post(x, SLICE_UNITS)
+        r = t.answer(j)
+        while r < 0:
+            r = t.answer(j)
+        us = time.ticks_diff(time.ticks_us(), t0)
+        return [r, gc.mem_alloc() - a, us]
     for k in range(len(P)):
         turns, c = P[k]
         g.reset()
@@ -76,61 +93,13 @@ def main(P):
         b.reseed(k)
         s.copy_from(g)
         b.start(s, c)
-        gc.collect()
-        a = gc.mem_alloc()
-        t0 = time.ticks_us()
-        j = t.post(b, SLICE_UNITS)
-        cell = t.answer(j)
-        while cell < 0:
-            cell = t.answer(j)
-        us = time.ticks_diff(time.ticks_us(), t0)
-        n = gc.mem_alloc() - a
-        out.append((direct, cell, n, us))
+        m = [direct] + job(b)
+        if deep:
+            d.begin(g, c)
+            m += job(d) + [d.children]
+        out.append(m)
     return out
-print('@J', json.dumps(main(%r)))
-"""
-# Hard's deeper answer on core 1 as the app runs it (engine/bot/deepen.py): hard's move there, then the
-# Deepen posted as the next job; from the post to the deeper cell is the time a person must take for it
-# (the deepening is cut off at the reveal). Cells, child searches, bytes allocated, µs.
-_DEEP = """
-import gc, json, time, _thread
-from engine import Game
-from engine.bot import Bot, SLICE_UNITS, board
-from engine.bot.deepen import Deepen
-from firmware.thinker import Thinker
-def main(P):
-    t = Thinker(_thread)
-    g = Game()
-    s = board()
-    b = Bot("hard", 1)
-    d = Deepen(b)
-    out = []
-    for k in range(len(P)):
-        turns, c = P[k]
-        g.reset()
-        for x, y in turns:
-            g.play(x, y)
-        b.reseed(k)
-        s.copy_from(g)
-        b.start(s, c)
-        j = t.post(b, SLICE_UNITS)
-        cell = t.answer(j)
-        while cell < 0:
-            cell = t.answer(j)
-        while not t.idle():
-            pass
-        d.begin(g, c)
-        gc.collect()
-        a = gc.mem_alloc()
-        t0 = time.ticks_us()
-        j = t.post(d, SLICE_UNITS)
-        r = t.answer(j)
-        while r < 0:
-            r = t.answer(j)
-        us = time.ticks_diff(time.ticks_us(), t0)
-        out.append((cell, r, d.children, gc.mem_alloc() - a, us))
-    return out
-print('@J', json.dumps(main(%r)))
+print('@J', json.dumps(main(%r, %r)))
 """
 DEEP_EVERY = 4  # the deeper answer is timed in every 4th position of the sample (some 6 s of Pico time each)
 
@@ -143,7 +112,7 @@ def deep_runs(pico, positions):
     from engine.bot.deepen import Deepen
     from tools.rp2040.probe import guest_json
 
-    moves = guest_json(pico, _DEEP % (positions,))
+    moves = [(m[1], m[4], m[7], m[5], m[6]) for m in guest_json(pico, _CORE1 % (positions, True))]
     stack = pico.stats()["core1"]["stack_used"]
     host = []
     b = Bot("hard", 1)
@@ -184,8 +153,8 @@ def core1_runs(pico, heavy):
     "stack": deepest bytes of core 1's stack in them (the emulator tracks its SP)}."""
     from tools.rp2040.probe import guest_json
 
-    moves = guest_json(pico, _CORE1 % (heavy,))
-    return {"moves": moves, "stack": pico.stats()["core1"]["stack_used"]}
+    moves = guest_json(pico, _CORE1 % (heavy, False))
+    return {"moves": [(m[0], m[1], m[2], m[3]) for m in moves], "stack": pico.stats()["core1"]["stack_used"]}
 
 
 def position_turns():
