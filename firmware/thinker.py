@@ -46,7 +46,8 @@ class Thinker:
 
     def post(self, bot, units):
         """Give the worker bot's move (bot.start() done, the worker idle), searched `units` at a time
-        (engine.bot.SLICE_UNITS: a tick's share on the sliced path); returns the job's number."""
+        (engine.bot.SLICE_UNITS: a tick's share on the sliced path); returns the job's number. `bot` is
+        anything whose step(units) returns -1 until its cell: an engine Bot, or a Deepen after begin()."""
         if self.busy:
             raise RuntimeError("the computer's search is still running on core 1")
         j = self.job + 1 if self.job < 0x3FFFFFFF else 1

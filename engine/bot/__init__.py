@@ -8,6 +8,8 @@ The package, one concern per module, in the order a move uses them:
   solve.py       the matrix game: its payoffs (pairs played on the trial Game), fictitious
                  play, the columns it gains (the collision column, the opponent's best
                  replies over the whole board: hard), the pick from the mixed strategy
+  deepen.py      after a move: hard's answer searched one turn deeper (a hard search of
+                 each pair's child position), while a person enters their move (firmware)
 Why each number is what it is: docs/bot-experiments.md; what a move costs
 in fuel, time and heap: python -m tools.bench --only bot. MicroPython folds
 const() per module, so a module declares each const it uses, and
