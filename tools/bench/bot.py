@@ -201,14 +201,21 @@ _HELD_STEPS = (
 _RUN_ONCE = {"classes": ("Work", "Bot"), "freed": ("_build", "_level")}
 
 
+# The modules `import engine.bot` loads: the heap held above is theirs (engine/bot/deepen.py is imported
+# only by the app, in hard mode on a board with core 1).
+HELD_MODULES = ("__init__", "candidates", "evaluate", "solve", "tables")
+
+
 def bot_bytecode(files):
     """{module: bytes of heap its functions' bytecode holds on a port without ROMFS} for the .mpy files of
-    engine/bot in `files` (as engine_mpy() returns them), read with tools.bench.mpy.held_bytecode."""
+    engine/bot in `files` (as engine_mpy() returns them) that HELD_MODULES names, read with
+    tools.bench.mpy.held_bytecode."""
     from tools.bench.mpy import held_bytecode
 
     out = {}
     for path in sorted(files):
-        if path.startswith("engine/bot/") and path.endswith(".mpy"):
+        if path.startswith("engine/bot/") and path.endswith(".mpy") and \
+                path[len("engine/bot/"):-len(".mpy")] in HELD_MODULES:
             out[path[len("engine/bot/"):-len(".mpy")]] = held_bytecode(files[path], **_RUN_ONCE)
     if not out:
         raise ValueError("no engine/bot/*.mpy among the files")
