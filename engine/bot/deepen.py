@@ -60,8 +60,7 @@ class Deepen:
         self.children = 0  # child searches run in this move (tools.tournament counts them)
         self._color = 1
         self._ph = _D_IDLE
-        self._res = -1  # the deeper answer, once _D_DONE
-        self._cell = -1  # bot's own answer
+        self._res = -1  # bot's own answer from begin(), the deeper one once _D_DONE
         self._it = 0  # fictitious play: iterations done ...
         self._fi = 0  # ... and the row it plays next
 
@@ -75,7 +74,6 @@ class Deepen:
             raise ValueError("begin() needs the bot's finished move")
         if game is w.g:
             raise ValueError("begin(): the position must be the caller's Game, not the trial Game (board())")
-        self._cell = cell
         self._color = color
         self._res = cell
         self._ph = _D_DONE
@@ -115,7 +113,7 @@ class Deepen:
 
     def best(self):
         """The cell to play now: the deeper answer once ready, else bot's own (-1 before begin())."""
-        return self._res if self._ph == _D_DONE else self._cell
+        return self._res
 
     def done(self):
         """True once the deeper answer is ready (or there was nothing to deepen)."""
@@ -175,24 +173,14 @@ class Deepen:
         # The child's answer is ready: its matrix game's value for our side replaces pair k's payoff.
         c = self.child
         w = c._w
+        # min over the columns of what the rows' frequencies earn (solve.fp's guaranteed value; a hard move
+        # always ends with at least one iteration of its last solve, so _fpit > 0)
         it = c._fpit
-        nc = c._nc
-        if it > 0:
-            v = 0x3FFFFFFF
-            for j in range(nc):
-                x = w.cacc[j] // it
-                if x < v:
-                    v = x
-        else:  # (no solve ran: the best row's worst column)
-            v = -0x3FFFFFFF
-            for i in range(c._nr):
-                lo = 0x3FFFFFFF
-                for j in range(nc):
-                    x = w.m[i * _MAXK + j]
-                    if x < lo:
-                        lo = x
-                if lo > v:
-                    v = lo
+        v = 0x3FFFFFFF
+        for j in range(c._nc):
+            x = w.cacc[j] // it
+            if x < v:
+                v = x
         self.m[self.k] = v
         self.k += 1
         self._ph = _D_NEXT
@@ -213,9 +201,8 @@ class Deepen:
 
     def _solve(self):
         # _D_BATCH iterations of alternating fictitious play, ITERS in all; then a row drawn by how often it
-        # was played. The iteration is solve.fp's, written again: that one is the bot's hot loop, stops on
-        # the duality gap and leaves rows out, and a shared helper would have to return two values (a tuple:
-        # heap, while it is locked).
+        # was played. The iteration is solve.fp's, written again: that one is the bot's hot loop, with a stop
+        # on the duality gap and rows left out that this solve must not have (the prototype measured none).
         b = self.bot
         w = b._w
         m = self.m

@@ -213,10 +213,10 @@ def bot_bytecode(files):
     from tools.bench.mpy import held_bytecode
 
     out = {}
-    for path in sorted(files):
-        if path.startswith("engine/bot/") and path.endswith(".mpy") and \
-                path[len("engine/bot/"):-len(".mpy")] in HELD_MODULES:
-            out[path[len("engine/bot/"):-len(".mpy")]] = held_bytecode(files[path], **_RUN_ONCE)
+    for name in HELD_MODULES:
+        path = "engine/bot/%s.mpy" % name
+        if path in files:
+            out[name] = held_bytecode(files[path], **_RUN_ONCE)
     if not out:
         raise ValueError("no engine/bot/*.mpy among the files")
     return out
