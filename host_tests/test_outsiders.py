@@ -90,3 +90,26 @@ def test_matrix_solver_is_exact():
 def test_tournament_plays_an_outsider_game():
     a, b, i, out, turns, note = t.run_one(("twoply_t0.05", "greedy", 0, 3))
     assert (a, b, i) == ("twoply_t0.05", "greedy", 0) and out in (-1, 0, 1) and turns >= 1 and not note
+
+
+def test_sampler_reads_twoply_as_twoply_plays():
+    # sampler_twoply draws from twoply's strategy instead of running it 48 times: right only if that strategy
+    # depends on the position alone (not on the player's seed or the moves it searched before), and every cell
+    # twoply plays under any seed is one the sampler predicts
+    from tools.tournament.outsiders.twoply import TwoPlyPlayer, purified
+
+    g = pos([".........", "...W.....", "..BBW....", "...BW....", "....B....",
+             ".........", ".........", ".........", "........."])
+    s = t.make_player("sampler_twoply", 5)
+    assert s.target == "twoply"
+    used = TwoPlyPlayer(9, budget=0.05)
+    used.choose(pos(["B........", ".........", ".........", ".........", "....W....",
+                     ".........", ".........", ".........", "........W"]), BLACK)
+    s.model = TwoPlyPlayer(0, budget=0.05)
+    mine, theirs, p, _ = s.model.strategy(g, WHITE)
+    assert used.strategy(g, WHITE)[:3] == (mine, theirs, p)
+    support = {mine[i] for i, x in enumerate(purified(p)) if x > 0}
+    predicted = s.predict(g, WHITE)
+    assert sum(predicted.values()) == s.samples and set(predicted) <= support
+    played = {TwoPlyPlayer(seed, budget=0.05).choose(g, WHITE) for seed in range(12)}
+    assert played <= support

@@ -2,12 +2,13 @@
 
 A name is a base name and options joined by `_`: `twoply`, `twoply_t0.3` (a
 0.3 s budget a move), `sampler_medium` (predicts medium instead of hard),
-`sampler_medium_t0.5`. Pairings split on `-`, so names never hold one.
+`sampler_medium_t0.5`, `sampler_twoply` (reads the twoply outsider: what reading
+is worth against the strongest player that does not read). Pairings split on `-`, so names never hold one.
 """
 
 BASES = ("twoply", "oneply", "sampler")
 DEFAULT_BUDGET = {"twoply": 1.0, "oneply": 0.25, "sampler": 1.0}
-TARGETS = ("easy", "medium", "hard", "deep")
+TARGETS = ("easy", "medium", "hard", "deep", "twoply")
 
 
 def parse(name):

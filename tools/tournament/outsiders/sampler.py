@@ -1,11 +1,12 @@
-"""The `sampler` outsider: predicts a bot level by running it under seeds of its own, then best-responds by 2-ply search."""
+"""The `sampler` outsider: predicts a bot level (or another outsider) by running it under seeds of its own, then best-responds by 2-ply search."""
 import random
 
 from engine import BLACK
 from engine.bot import Bot
 from tools.tournament.outsiders import lines as L
 from tools.tournament.outsiders.search import Node, TwoPly, RootGame
-from tools.tournament.outsiders.twoply import widths
+from tools.tournament.outsiders.matrix import sample
+from tools.tournament.outsiders.twoply import purified, widths
 
 SAMPLES = 48  # runs of the target per move
 
@@ -25,6 +26,11 @@ class SamplerPlayer:
             from tools.tournament.deep import DeepPlayer
 
             self.model = DeepPlayer(0)
+        elif target == "twoply":
+            # the yardstick: how much reading the opponent gains against the strongest player that does not read
+            from tools.tournament.outsiders.twoply import TwoPlyPlayer
+
+            self.model = TwoPlyPlayer(0)
         else:
             self.model = Bot(target, 0)
         self.k_root, self.k_child, self.max_leaves = widths(budget)
@@ -34,6 +40,15 @@ class SamplerPlayer:
     def predict(self, game, color):
         """{cell: times chosen} of the target playing `color` here, over our own seeds."""
         counts = {}
+        if self.target == "twoply":
+            # twoply's mixed strategy depends on the position only; its seed only draws from it, so drawing
+            # `samples` times with our own random stream is running it under that many seeds of ours
+            mine, _, p, _ = self.model.strategy(game, color)
+            q = purified(p)
+            for _ in range(self.samples):
+                c = mine[sample(q, self.rng)]
+                counts[c] = counts.get(c, 0) + 1
+            return counts
         for _ in range(self.samples):
             self.model.reseed(self.rng.randrange(1 << 30))
             c = self.model.choose(game, color)
