@@ -230,3 +230,64 @@ def test_micropython_deepens_the_same_without_allocating():
         c, r, _ = deepen(b, d, g, color, 40)
         expect.append((c, r, d.children))
     assert run(_UPY_GUEST % (pos,), project_files("engine"), heapsize=2 * 1024 * 1024) == "%r\n" % (expect,)
+
+
+def hurried(b, d, game, color, budget, units=40):
+    """bot b's move, then d's deepening hurried once `budget` child searches have begun (the person's move is
+    in while the last one runs): (bot's cell, the answer, steps after hurry())."""
+    c = b.choose(game, color)
+    d.begin(game, color)
+    r = d.step(units)
+    after = 0
+    while r < 0:
+        if d.children >= budget:
+            d.hurry()
+            after += 1
+        r = d.step(units)
+    return c, r, after
+
+
+@pytest.mark.parametrize("k", range(len(POSITIONS)))
+def test_a_hurried_deepening_solves_the_rows_searched_to_the_end_or_leaves_the_bots_answer(k):
+    g = POSITIONS[k]
+    color = BLACK if k % 2 else WHITE
+    rows, cols, want = reference(40 + k, g, color)
+    per_row = [sum(1 for j in cols if _ongoing_after(g, color, i, j)) for i in rows]
+    budgets = {1} | {max(1, sum(per_row[:x]) + e) for x in range(1, len(rows) + 1) for e in (0, 1)}
+    for budget in sorted(budgets):
+        b = Bot("hard", 40 + k)
+        d = Deepen(b)
+        c, r, after = hurried(b, d, g, color, budget)
+        # hurried as child number `budget` began: it is let go, and the rows whose every reply was searched
+        # before it are solved (all of them if the deepening ended first)
+        done = len(rows)
+        if budget <= sum(per_row):
+            done = max(x for x in range(len(rows) + 1) if sum(per_row[:x]) <= budget - 1)
+        assert d.done() and d.best() == r and g.legal(r)
+        if done < 2 or len(rows) < 2:
+            assert r == c  # fewer than two rows: hard's first answer stands
+            continue
+        assert d.n == done and list(d.rows[:done]) == rows[:done]
+        got = [[d.m[i * _MAXK + j] for j in range(d.nc)] for i in range(done)]
+        assert got == want[:done] and list(b._w.rcnt[:done]) == fictitious_play(want[:done], ITERS)
+        assert r in rows[:done]
+        assert after <= ITERS // 100 + 2  # the solve's steps, and the one that cut the search
+
+
+def test_hurry_before_a_row_is_searched_and_after_the_answer_is_ready_changes_nothing_else():
+    g = POSITIONS[1]
+    b = Bot("hard", 5)
+    d = Deepen(b)
+    c = b.choose(g, BLACK)
+    d.begin(g, BLACK)
+    d.hurry()
+    assert d.step(40) == c and d.done()  # not a row searched: the bot's answer, at once
+    b2 = Bot("hard", 5)
+    d2 = Deepen(b2)
+    _, r, _ = deepen(b2, d2, g, BLACK, 40)
+    d2.hurry()
+    assert d2.step(40) == r and d2.best() == r
+    b3 = Bot("hard", 5)
+    d3 = Deepen(b3)
+    d3.hurry()  # a hurry() left from the move before ...
+    assert deepen(b3, d3, g, BLACK, 40)[1] == r  # ... is forgotten by begin(): the whole deepening runs
