@@ -264,6 +264,7 @@ def test_a_hurried_deepening_solves_the_rows_searched_to_the_end_or_leaves_the_b
         if budget <= sum(per_row):
             done = max(x for x in range(len(rows) + 1) if sum(per_row[:x]) <= budget - 1)
         assert d.done() and d.best() == r and g.legal(r)
+        assert len(rows) < 2 or d.n == done  # (rows deepened: under 2, none solved)
         if done < 2 or len(rows) < 2:
             assert r == c  # fewer than two rows: hard's first answer stands
             continue

@@ -188,8 +188,8 @@ class Deepen:
         r = k // _MAXK
         if k % _MAXK >= self.nc:
             r += 1
+        self.n = r
         if r >= 2:
-            self.n = r
             self._begin_solve()
         else:
             self._ph = _D_DONE
