@@ -220,13 +220,20 @@ def deep_reference(seed, human):
     return board_rows(g), out
 
 
-def test_a_person_who_takes_long_enough_faces_the_deeper_answer():
-    dev = device(seed=6)
+def watched(seed=6):
+    """device() with the app's trace on and the seeds it draws kept (the last: the next game's)."""
+    dev = device(seed=seed)
     app = dev.app
-    trace = app.trace = []
+    app.trace = []
     draws = []
     entropy = app.entropy
     app.entropy = lambda: draws.append(entropy()) or draws[-1]
+    return dev, app, draws
+
+
+def test_a_person_who_takes_long_enough_faces_the_deeper_answer():
+    dev, app, draws = watched()
+    trace = app.trace
     app.set_mode(M_HARD)  # a new game with a seed we see
     human = ["a1", "i9", "a9", "i1"]
     for m in human:
@@ -256,12 +263,7 @@ def test_a_person_quicker_than_the_deepening_gets_the_computers_own_answer_once_
     import threading
 
     StalledDeepen.gate = threading.Event()
-    dev = device(seed=6)
-    app = dev.app
-    app.trace = []
-    draws = []
-    entropy = app.entropy
-    app.entropy = lambda: draws.append(entropy()) or draws[-1]
+    dev, app, draws = watched()
     app.set_mode(M_HARD)
     app.deep = StalledDeepen(app.bots[1])
     advance_until(dev, lambda: app.thinking < 0 and app.state == 0)
@@ -299,12 +301,8 @@ def test_a_person_who_waits_for_two_rows_faces_their_solve():
 
     from engine.bot.tables import _MAXK
 
-    dev = device(seed=6)
-    app = dev.app
-    trace = app.trace = []
-    draws = []
-    entropy = app.entropy
-    app.entropy = lambda: draws.append(entropy()) or draws[-1]
+    dev, app, draws = watched()
+    trace = app.trace
     start = GatedDeepen.gate = threading.Event()
     GatedDeepen.at = 0
     app.set_mode(M_HARD)
