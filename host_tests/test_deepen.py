@@ -264,10 +264,11 @@ def test_a_hurried_deepening_solves_the_rows_searched_to_the_end_or_leaves_the_b
         if budget <= sum(per_row):
             done = max(x for x in range(len(rows) + 1) if sum(per_row[:x]) <= budget - 1)
         assert d.done() and d.best() == r and g.legal(r)
-        assert len(rows) < 2 or d.n == done  # (rows deepened: under 2, none solved)
-        if done < 2 or len(rows) < 2:
-            assert r == c  # fewer than two rows: hard's first answer stands
+        if done < 2 or len(rows) < 2 or c not in rows[:done]:
+            # fewer than two rows, or not its own answer among them: hard's first answer stands
+            assert r == c and (len(rows) < 2 or d.n == 0)
             continue
+        assert d.n == done
         assert d.n == done and list(d.rows[:done]) == rows[:done]
         got = [[d.m[i * _MAXK + j] for j in range(d.nc)] for i in range(done)]
         assert got == want[:done] and list(b._w.rcnt[:done]) == fictitious_play(want[:done], ITERS)

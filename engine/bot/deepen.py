@@ -123,7 +123,8 @@ class Deepen:
 
     def hurry(self):
         """The person's move is in: the next step() stops searching and solves the rows whose every reply
-        was searched, if there are at least two (hard's first answer stands otherwise); step() then
+        was searched, if there are at least two and bot's answer is one of them (bot's answer stands
+        otherwise: n is 0); step() then
         returns the answer after at most ITERS / _D_BATCH more steps. Only a flag is written, so core 0
         may call it while core 1 is inside step(). (Two rows keep most of the deeper answer's gain:
         docs/bot-experiments.md, key DR; the tournament's `deep_cN` players are this, after N children.)"""
@@ -183,15 +184,22 @@ class Deepen:
 
     def _cut(self):
         # hurry(): the rows searched to their last column so far are solved (a child search under way is
-        # let go: the Work is solved in next), or bot's answer stands if fewer than two rows are.
+        # let go: the Work is solved in next) if there are two or more and bot's own answer is one of them;
+        # else bot's answer stands. (Rows are searched in bot's candidate order, not by how often it played
+        # them: a solve of rows without its answer played worse than its answer, docs/bot-experiments.md.)
         k = self.k
         r = k // _MAXK
         if k % _MAXK >= self.nc:
             r += 1
-        self.n = r
-        if r >= 2:
+        own = 0
+        for i in range(r):
+            if self.rows[i] == self._res:
+                own = 1
+        if r >= 2 and own:
+            self.n = r
             self._begin_solve()
         else:
+            self.n = 0
             self._ph = _D_DONE
 
     def _value(self):
