@@ -269,16 +269,12 @@ class App:
         self.ponder = -1
 
     def _pondered(self):
-        # The reveal: the deeper search is hurried (Deepen.hurry: core 1 solves the rows searched so far, a
-        # few ms a step, or lets hard's answer stand), and the turn waits until core 1 lets go of the live
-        # game it reads; then the deeper answer if there is one, else the computer's own stands. False while
-        # core 1 still holds it (the reveal tries again next tick).
+        # The reveal: core 1 is told to let go, and the turn waits for it (at most one step() of the deeper
+        # search, which reads the live game); then the deeper answer if it is ready, else the computer's own
+        # stands. False while core 1 still holds it (the reveal tries again next tick).
         t = self.thinker
         if t is not None:
-            if self.ponder > 0:
-                self.deep.hurry()
-            else:
-                t.live = 0  # (never posted: nothing to hurry)
+            t.live = 0
             if not t.idle():
                 return False
             c = self.deep.best()

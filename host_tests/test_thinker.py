@@ -220,20 +220,13 @@ def deep_reference(seed, human):
     return board_rows(g), out
 
 
-def watched(seed=6):
-    """device() with the app's trace on and the seeds it draws kept (the last: the next game's)."""
-    dev = device(seed=seed)
+def test_a_person_who_takes_long_enough_faces_the_deeper_answer():
+    dev = device(seed=6)
     app = dev.app
-    app.trace = []
+    trace = app.trace = []
     draws = []
     entropy = app.entropy
     app.entropy = lambda: draws.append(entropy()) or draws[-1]
-    return dev, app, draws
-
-
-def test_a_person_who_takes_long_enough_faces_the_deeper_answer():
-    dev, app, draws = watched()
-    trace = app.trace
     app.set_mode(M_HARD)  # a new game with a seed we see
     human = ["a1", "i9", "a9", "i1"]
     for m in human:
@@ -259,91 +252,32 @@ class StalledDeepen(Deepen):
 
 
 def test_a_person_quicker_than_the_deepening_gets_the_computers_own_answer_once_core_1_lets_go():
-    # (stalled in its first step: not a row searched when the move is in, so hurry() leaves hard's answer)
     import threading
 
     StalledDeepen.gate = threading.Event()
-    dev, app, draws = watched()
+    dev = device(seed=6)
+    app = dev.app
+    app.trace = []
+    draws = []
+    entropy = app.entropy
+    app.entropy = lambda: draws.append(entropy()) or draws[-1]
     app.set_mode(M_HARD)
     app.deep = StalledDeepen(app.bots[1])
     advance_until(dev, lambda: app.thinking < 0 and app.state == 0)
     advance_until(dev, lambda: app.ponder > 0)  # the deeper search is on the worker, stalled in a step()
     dev.move(0, parse_square("a1"))
     dev.advance(3000)  # the countdown is over, but the deeper search still reads the live game: no reveal
-    assert app.game.turns == 0 and app.entries[0].locked and app.deep._hurry and not app.thinker.idle()
-    StalledDeepen.gate.set()  # its step() ends, the next one stops the search: the worker lets go
+    assert app.game.turns == 0 and app.entries[0].locked and app.thinker.live == 0
+    StalledDeepen.gate.set()  # its step() ends: the worker lets go, the turn is played
     advance_until(dev, lambda: app.game.turns == 1)
+    assert not app.deep.done()
     ref = Bot("hard")
     ref.reseed(draws[-1])
     own = ref.choose(Game(), WHITE)
-    assert app.deep.done() and app.deep.best() == own
     assert dev.board_rows()[own // 9][own % 9] == "W"
     assert not [e for e in app.trace if e[0] == "deep"]
     advance_until(dev, lambda: app.thinking < 0 and app.state == 0)  # the game goes on
     assert app.game.turns == 1 and app.entries[1].locked
-
-
-class GatedDeepen(Deepen):
-    """A Deepen whose search on the worker waits for the test once `at` child searches have begun (the
-    person's move comes in while that one runs)."""
-
-    gate = None
-    at = 0
-
-    def step(self, units):
-        if self.children >= GatedDeepen.at:
-            GatedDeepen.gate.wait(10)
-        return Deepen.step(self, units)
-
-
-def test_a_person_who_waits_for_two_rows_faces_their_solve():
-    import threading
-
-    from engine.bot.tables import _MAXK
-
-    dev, app, draws = watched()
-    trace = app.trace
-    start = GatedDeepen.gate = threading.Event()
-    GatedDeepen.at = 0
-    app.set_mode(M_HARD)
-    app.deep = GatedDeepen(app.bots[1])
-    advance_until(dev, lambda: app.thinking < 0 and app.state == 0)
-    advance_until(dev, lambda: app.ponder > 0)  # the deepening is on the worker, held before its first step
-
-    # On the host, while the worker waits (the bots share one Work): the child search that begins the third
-    # row deepened, and the answer hurried as it begins.
-    def hurried(at):
-        ref = Bot("hard")
-        ref.reseed(draws[-1])
-        d = Deepen(ref)
-        own = ref.choose(Game(), WHITE)
-        d.begin(Game(), WHITE)
-        c = d.step(SLICE_UNITS)
-        third = 0
-        while c < 0:
-            if not third and d.k // _MAXK >= 2:
-                third = d.children + 1  # (the next child search begins it)
-            if at and d.children >= at:
-                d.hurry()
-            c = d.step(SLICE_UNITS)
-        return own, third, c, d.n
-
-    own, third, full, rows = hurried(0)
-    assert rows >= 3
-    own, _, want, n = hurried(third)
-    assert n == 2 and want != full  # (a position where two rows and four differ: seed 6's first move)
-    GatedDeepen.at = third
-    GatedDeepen.gate = threading.Event()
-    start.set()  # the worker searches until the third row's first child search has begun, then waits
-    advance_until(dev, lambda: app.deep.children >= third)
-    dev.move(0, parse_square("a1"))
-    dev.advance(3000)  # the countdown is over; core 1 still holds the live game
-    assert app.game.turns == 0 and app.deep._hurry
-    GatedDeepen.gate.set()
-    advance_until(dev, lambda: app.game.turns == 1)
-    assert app.deep.n == 2 and app.deep.best() == want
-    assert dev.board_rows()[want // 9][want % 9] == "W"
-    assert [e[3] for e in trace if e[0] == "deep"] == ([want] if want != own else [])
 
 
 class OverflowOnWorker(Bot):

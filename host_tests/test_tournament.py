@@ -200,23 +200,3 @@ def test_results_go_into_a_folder_that_is_not_there_yet(tmp_path):
     path = tmp_path / "build" / "strength" / "levels.jsonl"
     assert t.main(["--pairings", "greedy-random", "--games", "2", "--results", str(path)]) == 0
     assert len(path.read_text().splitlines()) == 2
-
-
-def test_deep_players_run_the_deepening_to_the_end_or_hurry_it_after_n_child_searches():
-    from engine import WHITE
-    from engine.bot import Bot
-    from tools.tournament.deep import DeepPlayer
-
-    full = t.make_player("deep", 3)
-    quick = t.make_player("deep_c8", 3)
-    assert isinstance(quick, DeepPlayer) and (full.budget, quick.budget) == (0, 8)
-    for bad in ("deep_c0", "deep_c", "deep_8", "deep_c1000", "deepc8"):
-        with pytest.raises(ValueError):
-            t.make_player(bad, 3)
-    g = Game()
-    g.play(40, 41)
-    cf = full.choose(g, WHITE)
-    cq = quick.choose(g, WHITE)
-    assert full.children > 8 and quick.children == 8  # (the eighth is let go when the move comes in)
-    own = Bot("hard", 3).choose(g, WHITE)
-    assert g.legal(cf) and cq == own  # eight child searches finish no row here: hard's first answer

@@ -63,7 +63,6 @@ class Deepen:
         self._res = -1  # bot's own answer from begin(), the deeper one once _D_DONE
         self._it = 0  # fictitious play: iterations done ...
         self._fi = 0  # ... and the row it plays next
-        self._hurry = 0  # set by hurry() (core 0): the next step() stops searching
 
     def begin(self, game, color):
         """Read bot's finished move (its answer, matrix and fictitious-play counts) for `color` in `game`, the
@@ -78,7 +77,6 @@ class Deepen:
         self._color = color
         self._res = cell
         self._ph = _D_DONE
-        self._hurry = 0
         self.children = 0
         nr = b._nr
         nc = b._nc
@@ -121,15 +119,6 @@ class Deepen:
         """True once the deeper answer is ready (or there was nothing to deepen)."""
         return self._ph == _D_DONE
 
-    def hurry(self):
-        """The person's move is in: the next step() stops searching and solves the rows whose every reply
-        was searched, if there are at least two and bot's answer is one of them (bot's answer stands
-        otherwise: n is 0); step() then
-        returns the answer after at most ITERS / _D_BATCH more steps. Only a flag is written, so core 0
-        may call it while core 1 is inside step(). (Two rows keep most of the deeper answer's gain:
-        docs/bot-experiments.md, key DR; the tournament's `deep_cN` players are this, after N children.)"""
-        self._hurry = 1
-
     def step(self, units):
         """At most one item: set up the next pair, one slice of its child search (at most `units`, as
         Bot.step), or _D_BATCH iterations of the final solve. -1 while searching, then the deeper cell."""
@@ -138,15 +127,13 @@ class Deepen:
             return self._res
         if ph == _D_IDLE:
             raise ValueError("nothing to deepen: call begin()")
-        if ph == _D_CHILD and not self._hurry:
+        if ph == _D_CHILD:
             if self.child.step(units) >= 0:
                 self._value()
             return -1
         heap_lock()
         try:
-            if self._hurry and ph != _D_FP:
-                self._cut()
-            elif ph == _D_NEXT:
+            if ph == _D_NEXT:
                 self._next()
             else:
                 self._solve()
@@ -181,26 +168,6 @@ class Deepen:
                 self._ph = _D_CHILD
                 return
             k += 1
-
-    def _cut(self):
-        # hurry(): the rows searched to their last column so far are solved (a child search under way is
-        # let go: the Work is solved in next) if there are two or more and bot's own answer is one of them;
-        # else bot's answer stands. (Rows are searched in bot's candidate order, not by how often it played
-        # them: a solve of rows without its answer played worse than its answer, docs/bot-experiments.md.)
-        k = self.k
-        r = k // _MAXK
-        if k % _MAXK >= self.nc:
-            r += 1
-        own = 0
-        for i in range(r):
-            if self.rows[i] == self._res:
-                own = 1
-        if r >= 2 and own:
-            self.n = r
-            self._begin_solve()
-        else:
-            self.n = 0
-            self._ph = _D_DONE
 
     def _value(self):
         # The child's answer is ready: its matrix game's value for our side replaces pair k's payoff.

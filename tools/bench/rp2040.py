@@ -97,45 +97,22 @@ def main(P, deep):
         if deep:
             d.begin(g, c)
             m += job(d) + [d.children]
-            # the same deepening hurried as a person's move comes in once HURRY_AT child searches have begun:
-            # how long the reveal then waits for core 1 (the search cut, the rows done solved)
-            b.reseed(k)
-            b.choose(g, c)
-            d.begin(g, c)
-            while not t.idle():
-                pass
-            j = t.post(d, SLICE_UNITS)
-            r = t.answer(j)
-            t0 = -1
-            at = 0
-            while r < 0:
-                if t0 < 0 and d.children >= %d:
-                    at = d.children
-                    t0 = time.ticks_us()
-                    d.hurry()
-                r = t.answer(j)
-            m += [r, at, d.n, time.ticks_diff(time.ticks_us(), t0) if t0 >= 0 else -1]
         out.append(m)
     return out
 print('@J', json.dumps(main(%r, %r)))
 """
-HURRY_AT = 12  # child searches begun when the person's move comes in: about half a deepening (the rp2040 row)
 DEEP_EVERY = 4  # the deeper answer is timed in every 4th position of the sample (some 6 s of Pico time each)
 
 
-def deep_runs(pico, positions, hurry_at=HURRY_AT):
+def deep_runs(pico, positions):
     """Hard's deeper answer on core 1 in `positions` ([(turns, side to move)]): {"moves": [(hard's cell, deeper
-    cell, child searches, bytes allocated, µs)], "host": [(hard's cell, deeper cell, hurried cell)] by CPython,
-    "stack", "hurried": [(cell, child searches begun when hurried (0: it ended first), rows solved, µs)]}: the
-    deepening again, hurried once `hurry_at` child searches have begun."""
+    cell, child searches, bytes allocated, µs)], "host": [(hard's cell, deeper cell)] by CPython, "stack"}."""
     from engine import Game
     from engine.bot import Bot, SLICE_UNITS
     from engine.bot.deepen import Deepen
     from tools.rp2040.probe import guest_json
 
-    raw = guest_json(pico, _CORE1 % (hurry_at, positions, True))
-    moves = [(m[1], m[4], m[7], m[5], m[6]) for m in raw]
-    hurried = [tuple(m[8:12]) for m in raw]  # (cell, children when hurried, rows solved, µs), at 0: not hurried
+    moves = [(m[1], m[4], m[7], m[5], m[6]) for m in guest_json(pico, _CORE1 % (positions, True))]
     stack = pico.stats()["core1"]["stack_used"]
     host = []
     b = Bot("hard", 1)
@@ -150,17 +127,8 @@ def deep_runs(pico, positions, hurry_at=HURRY_AT):
         r = d.step(SLICE_UNITS)
         while r < 0:
             r = d.step(SLICE_UNITS)
-        at = hurried[k][1]
-        b.reseed(k)
-        b.choose(g, c)
-        d.begin(g, c)
-        h = d.step(SLICE_UNITS)
-        while h < 0:
-            if at and d.children >= at:
-                d.hurry()
-            h = d.step(SLICE_UNITS)
-        host.append((cell, r, h))
-    return {"moves": moves, "host": host, "stack": stack, "hurried": hurried}
+        host.append((cell, r))
+    return {"moves": moves, "host": host, "stack": stack}
 
 
 # Besides the sample: hard's heaviest moves by wasm fuel over every position
@@ -185,7 +153,7 @@ def core1_runs(pico, heavy):
     "stack": deepest bytes of core 1's stack in them (the emulator tracks its SP)}."""
     from tools.rp2040.probe import guest_json
 
-    moves = guest_json(pico, _CORE1 % (HURRY_AT, heavy, False))
+    moves = guest_json(pico, _CORE1 % (heavy, False))
     return {"moves": [(m[0], m[1], m[2], m[3]) for m in moves], "stack": pico.stats()["core1"]["stack_used"]}
 
 
@@ -463,23 +431,13 @@ def thinking_rows(tag, r, sliced=None):
         mv = dp["moves"]
         us = [m[4] for m in mv]
         ch = [m[2] for m in mv]
-        same = sum(1 for m, h in zip(mv, dp["host"]) if (m[0], m[1]) == tuple(h[:2]))
+        same = sum(1 for m, h in zip(mv, dp["host"]) if (m[0], m[1]) == tuple(h))
         out.append(("%s: hard's deeper answer on core 1 (post -> ready: how long the person must take for it), "
                     "mean / worst (%d positions)" % (tag, len(mv)),
                     "%s / %s emulated; %.1f child searches a move (most %d); %d B allocated (most in one); cells as "
                     "on the host: %d of %d; 0 B: %s"
                     % (_ms(sum(us) / len(us)), _ms(max(us)), sum(ch) / float(len(ch)), max(ch),
                        max(m[3] for m in mv), same, len(mv), "ok" if all(m[3] == 0 for m in mv) else "OVER")))
-        hu = [(h, x) for h, x in zip(dp.get("hurried", ()), dp["host"]) if h[1]]
-        if hu:
-            wait = [h[3] for h, _ in hu]
-            out.append(("%s: the same deepening hurried as the person's move comes in, once %d child searches have "
-                        "begun (about half of it): the reveal waits, mean / worst (%d positions)"
-                        % (tag, HURRY_AT, len(hu)),
-                        "%s / %s emulated; rows solved %s (under 2: hard's first answer); cells as on the host: %d of %d"
-                        % (_ms(sum(wait) / len(wait)), _ms(max(wait)),
-                           " ".join(str(h[2]) for h, _ in hu),
-                           sum(1 for h, x in hu if h[0] == x[2]), len(hu))))
     return out
 
 

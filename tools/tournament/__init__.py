@@ -14,13 +14,12 @@ from tools.tournament.baselines import (  # noqa: F401  (re-exported: tests and 
 from tools.botproc import parse_spec
 from tools.tournament.outside import CommandPlayer, PlayerError, REPLY_TIMEOUT
 from tools.tournament import outsiders
-from tools.tournament.deep import parse as deep_budget
 from tools.tournament.record import header_lines
 from tools.tournament.ratings import wilson, ratings_with_intervals  # noqa: F401
 from tools.sim.narrate import LANGS, word
 
 BASELINES = ("random", "greedy", "matrix1", "exploiter")
-DEEP = "deep"  # hard with its answer deepened to the end; deep_cN: hurried after N child searches (deep.py)
+DEEP = "deep"  # hard with its answer deepened to the end (tools/tournament/deep.py)
 PLAYERS = BASELINES + LEVELS + (DEEP,)
 DEFAULT_PAIRINGS = (
     "hard-greedy",
@@ -56,10 +55,10 @@ def make_player(name, seed, outside=None, timeout=None):
         return ExploiterPlayer(seed)
     if outsiders.is_name(name):
         return outsiders.make(name, seed)
-    if deep_budget(name) is not None:
+    if name == DEEP:
         from tools.tournament.deep import DeepPlayer
 
-        return DeepPlayer(seed, children=deep_budget(name))
+        return DeepPlayer(seed)
     if name in LEVELS:
         # The tournament's seeds stand in for the device's true entropy (one
         # per game); the exploiter never learns them.
@@ -231,7 +230,7 @@ def _parse_player(ap, spec):
         name, command = parse_spec(spec)
     except ValueError as e:
         ap.error(str(e))
-    if not _NAME.match(name) or name in PLAYERS or outsiders.is_name(name) or deep_budget(name) is not None:
+    if not _NAME.match(name) or name in PLAYERS or outsiders.is_name(name):
         ap.error("bad player name %r: letters, digits and _, not one of %s" % (name, ", ".join(PLAYERS)))
     return name, command
 
@@ -289,8 +288,7 @@ def main(argv=None):
     ap.add_argument(
         "--pairings",
         default=None,
-        help="comma-separated A-B pairs of: %s (deep_cN: hurried after N child searches), the outsiders %s "
-        "(options: _tSECONDS, sampler_LEVEL) and --player "
+        help="comma-separated A-B pairs of: %s, the outsiders %s (options: _tSECONDS, sampler_LEVEL) and --player "
         "names (default: %s; with --player: each outside player against random, greedy, easy, medium, hard, matrix1)"
         % (", ".join(PLAYERS), ", ".join(outsiders.BASES), ",".join(DEFAULT_PAIRINGS)),
     )
@@ -363,7 +361,7 @@ def main(argv=None):
         if not item:
             continue
         parts = item.split("-")
-        if len(parts) != 2 or not all(p in known or outsiders.is_name(p) or deep_budget(p) is not None for p in parts):
+        if len(parts) != 2 or not all(p in known or outsiders.is_name(p) for p in parts):
             ap.error("bad pairing %r (use A-B with A, B in %s)" % (item, ", ".join(known)))
         pairs.append((parts[0], parts[1]))
     if not pairs:
