@@ -6,7 +6,7 @@ from engine.bot import Bot
 from tools.tournament.outsiders import lines as L
 from tools.tournament.outsiders.search import Node, TwoPly, RootGame
 from tools.tournament.outsiders.matrix import sample
-from tools.tournament.outsiders.twoply import purified, widths
+from tools.tournament.outsiders.twoply import TwoPlyPlayer, purified, widths
 
 SAMPLES = 48  # runs of the target per move
 
@@ -28,8 +28,6 @@ class SamplerPlayer:
             self.model = DeepPlayer(0)
         elif target == "twoply":
             # the yardstick: how much reading the opponent gains against the strongest player that does not read
-            from tools.tournament.outsiders.twoply import TwoPlyPlayer
-
             self.model = TwoPlyPlayer(0)
         else:
             self.model = Bot(target, 0)
