@@ -43,6 +43,9 @@ FRAME_MS = const(20)  # 50 frames/s; one strip write of 83 LEDs takes 2.5 ms
 # thinking, before, 40 ms plus a tick). `python -m tools.bench --only rp2040` prints the longest
 # gap between two frames on the data pin, for both paths.
 _THINK_FRAME_MS = const(11)
+# The deeper search in the ticks (App._deepen): slices until this much of a tick is spent, at most this many.
+_DEEP_MS = const(6)
+_DEEP_SLICES = const(64)
 _COUNT_MS = const(900)  # countdown: 3 beats of COUNT_BEAT, then the reveal
 _THINK_MS = const(700)  # computer-vs-computer: minimum time a turn stays open
 _SUDDEN_MS = const(900)  # sudden death announced (red), then each status LED blinks its player's count
@@ -95,10 +98,10 @@ class App:
         t = getattr(hw, "thinker", None)  # firmware.thinker.Thinker, or None: the sliced path
         self.thinker = t if t is None or t.failed is None else None  # (failed: a search crashed there this boot)
         self.job = 0  # the thinker's job for the seat thinking; 0: not posted yet
-        # Hard against a person, with core 1: its answer searched deeper while the person enters their move
+        # Hard against a person: its answer searched deeper while the person enters their move
         # (engine.bot.deepen.Deepen, made once; it reads self.game, which stays as it is until the reveal), and
-        # that search's job: -1 none, 0 begun (posted when core 1 is free), > 0 posted; the reveal plays its
-        # best() (docs/bot.md).
+        # that search's state: -1 none, 0 begun (with core 1: posted when it is free; without: a slice in each
+        # tick no computer thinks in), > 0 posted to core 1; the reveal plays its best() (docs/bot.md).
         self.deep = None
         self.ponder = -1
         self.settings = None
@@ -159,7 +162,7 @@ class App:
             self.bots[1] = self._make_bot("medium")
         elif _M_EASY <= m <= _M_HARD:
             self.bots[1] = self._make_bot(BOT_LEVELS[m - _M_EASY])
-            if m == _M_HARD and self.thinker is not None and getattr(self.bots[1], "_w", None) is not None:
+            if m == _M_HARD and getattr(self.bots[1], "_w", None) is not None:
                 if self.deep is None:
                     from engine.bot.deepen import Deepen
 
@@ -271,20 +274,43 @@ class App:
     def _pondered(self):
         # The reveal: core 1 is told to let go, and the turn waits for it (at most one step() of the deeper
         # search, which reads the live game); then the deeper answer if it is ready, else the computer's own
-        # stands. False while core 1 still holds it (the reveal tries again next tick).
+        # stands. False while core 1 still holds it (the reveal tries again next tick). Without core 1 the
+        # deeper search simply gets no more slices.
         t = self.thinker
         if t is not None:
             t.live = 0
             if not t.idle():
                 return False
-            c = self.deep.best()
-            e = self.entries[1]
-            if c >= 0 and c != e.move and self.game.legal(c):
-                e.lock_cell(c)
-                if self.trace is not None:
-                    self.trace.append(("deep", 1, self.game.turns, c))
+        c = self.deep.best()
+        e = self.entries[1]
+        if c >= 0 and c != e.move and self.game.legal(c):
+            e.lock_cell(c)
+            if self.trace is not None:
+                self.trace.append(("deep", 1, self.game.turns, c))
         self.ponder = -1
         return True
+
+    def _deepening(self):
+        # The deeper search runs in the ticks (no core 1): begun, not done, and no computer thinks.
+        return self.ponder == 0 and self.thinker is None and self.thinking < 0 and not self.deep.done()
+
+    def _deepen(self):
+        """The deeper search in the ticks (the sliced path: no core 1): another slice while the slices so far
+        took under a millisecond each and _DEEP_MS is not spent, at most _DEEP_SLICES. A microcontroller's
+        slice takes several ms, so it gets one a tick as a move does (its longest tick: `python -m tools.bench
+        --only rp2040`, sliced); a PC gets many, so the simulator has the deeper answer within about a
+        second, not the twenty that one slice a tick would take."""
+        clock = self.clock
+        t0 = clock.ticks_ms()
+        d = self.deep
+        n = 0
+        while n < _DEEP_SLICES:
+            if d.step(self.units) >= 0:
+                return
+            n += 1
+            e = clock.ticks_diff(clock.ticks_ms(), t0)
+            if e >= n or e >= _DEEP_MS:
+                return
 
     def _think(self):
         """One slice of the thinking computer's search, or (with a thinker) a look at core 1's answer.
@@ -318,8 +344,8 @@ class App:
             e = self.entries
             self.trace.append(("bot", seat, self.game.turns, e[0].state(), e[1].state(), len(self.ring)))
         self.entries[seat].lock_cell(cell)
-        if seat == 1 and self.deep is not None and self.mode == _M_HARD and self.thinker is not None:
-            self.deep.begin(self.game, WHITE)  # (posted once core 1 lets go of this move: see tick)
+        if seat == 1 and self.deep is not None and self.mode == _M_HARD:
+            self.deep.begin(self.game, WHITE)  # (posted once core 1 lets go of this move, or sliced: see tick)
             self.ponder = 0
         self._start_bot(seat + 1)
 
@@ -368,7 +394,7 @@ class App:
             # start in: a key scan that costs a few us more (it stops at the first low column)
             # must not move a breathing LED by one level (secrecy; the emulated Pico saw it).
             self.frame(t)
-            if self.thinking < 0 or self.thinker is not None:
+            if (self.thinking < 0 or self.thinker is not None) and not (self.deep is not None and self._deepening()):
                 nf = clock.ticks_add(t, FRAME_MS)
                 if clock.ticks_diff(now, nf) >= 0:
                     nf = clock.ticks_add(now, FRAME_MS)  # fell behind: no burst of catch-up frames
@@ -377,8 +403,12 @@ class App:
             self.next_frame = nf
         if th >= 0 and self.thinking >= 0:
             self._think()
-        elif self.ponder == 0 and self.thinker is not None and self.thinker.idle():
-            self.ponder = self.thinker.post(self.deep, self.units)
+        elif self.ponder == 0:
+            if self.thinker is not None:
+                if self.thinker.idle():
+                    self.ponder = self.thinker.post(self.deep, self.units)
+            elif self._deepening():
+                self._deepen()
         # Tick to a deadline: the next tick is due TICK_MS after this one was,
         # whatever this one cost; an overrun starts the next one at once.
         nt = clock.ticks_add(self.t_tick, TICK_MS)

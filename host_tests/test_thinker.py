@@ -154,7 +154,7 @@ def test_the_app_plays_hard_with_the_search_on_the_worker_as_the_sliced_path_doe
         if not threaded:
             dev.app.set_mode(M_HARD)
         assert (dev.app.thinker is not None) == threaded
-        assert (dev.app.deep is not None) == threaded  # only the worker deepens
+        assert dev.app.deep is not None  # both deepen (on the worker, or in the ticks): compared below
         dev.app.deep = None
         play(dev, ["a1", "i9", "a9"])
         boards.append(dev.board_rows())
@@ -239,6 +239,62 @@ def test_a_person_who_takes_long_enough_faces_the_deeper_answer():
     assert dev.board_rows() == rows
     deeper = [e[3] for e in trace if e[0] == "deep"]
     assert deeper and set(deeper) <= set(cells)  # (a deeper answer the same as its own is not traced)
+
+
+def test_without_core_1_a_person_who_takes_long_enough_faces_the_deeper_answer_too():
+    # The sliced path (the simulator, the browser, boards without core 1): the deeper search runs in the ticks
+    # no computer thinks in, and the reveal plays its answer: the same game as Bot + Deepen on the host.
+    dev = VirtualDevice(Cfg(), mode="2p", seed=6)
+    app = dev.app
+    assert app.thinker is None
+    trace = app.trace = []
+    draws = []
+    entropy = app.entropy
+    app.entropy = lambda: draws.append(entropy()) or draws[-1]
+    app.set_mode(M_HARD)
+    human = ["a1", "i9", "a9", "i1"]
+    for m in human:
+        advance_until(dev, lambda: app.thinking < 0 and app.state == 0)
+        advance_until(dev, lambda: app.deep.done())  # the person thinks while the ticks deepen
+        n = app.game.turns
+        dev.move(0, parse_square(m))
+        advance_until(dev, lambda: app.game.turns == n + 1 and app.state == 0)
+    rows, cells = deep_reference(draws[-1], human)
+    assert dev.board_rows() == rows
+    deeper = [e[3] for e in trace if e[0] == "deep"]
+    assert deeper and set(deeper) <= set(cells)
+
+
+class TickingClock:
+    """A clock whose every reading is `step` ms after the last: each slice seems to take that long."""
+
+    def __init__(self, step):
+        self.t = 0
+        self.step = step
+
+    def ticks_ms(self):
+        self.t += self.step
+        return self.t
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+
+@pytest.mark.parametrize("ms, most", ((0, 64), (1, 1), (5, 1)))
+def test_the_ticks_deepen_many_slices_on_a_pc_and_one_on_a_microcontroller(ms, most):
+    # A slice of a millisecond or more (a microcontroller's) ends the tick's share; quicker ones (a PC's) go
+    # on, at most _DEEP_SLICES: the tick stays as long as a move's slice makes it
+    dev = VirtualDevice(Cfg(), mode="2p", seed=6)
+    app = dev.app
+    app.set_mode(M_HARD)
+    advance_until(dev, lambda: app.thinking < 0 and app.state == 0)
+    assert app.ponder == 0 and app._deepening()
+    calls = []
+    step = app.deep.step
+    app.deep.step = lambda units: calls.append(units) or step(units)
+    app.clock = TickingClock(ms)
+    app._deepen()
+    assert len(calls) == most and set(calls) == {app.units}
 
 
 class StalledDeepen(Deepen):

@@ -7,9 +7,10 @@ from tools.rp2040 import Rp2040Error
 # nothing imported yet, so "boot" counts the .mpy code and the App state), with
 # the computer's search on core 1 as main.py starts it (THREADS) or forced into
 # the ticks (the sliced path). Wrappers on tick/update/render/np.write and on
-# the app's _start_bot/_think time them with ticks_us (the RP2040 timer:
+# the app's _start_bot/_think/_deepen time them with ticks_us (the RP2040 timer:
 # emulated microseconds); a move runs from the tick that starts it to the one
-# that takes its cell, whichever core searched. Each move's span is also kept
+# that takes its cell, whichever core searched; on the sliced path the ticks
+# that search deeper (App._deepen) count as thinking too, each run of them a span. Each move's span is also kept
 # in the timer's own µs (= emulated ns / 1000), so the host can lay the WS2812
 # frames the data pin carried over it. With HEAP the heap is sampled after
 # gc.collect() at every tick and, at most every 20 ms, after a slice (sliced
@@ -44,7 +45,9 @@ _ren = app.render
 _wr = hw.np.write
 _sb = app._start_bot
 _th = app._think
-st = [0, -1, 0, 0, -1, 0]   # thinking flag, turns last reported, last heap sample ms, upd start, move start, tick start
+_dp = getattr(app, "_deepen", None)   # (getattr: the driver also measures firmware from before it)
+st = [0, -1, 0, 0, -1, 0, -1, 0, 0]   # thinking flag, turns last reported, last heap sample ms, upd start, move start, tick start,
+# and the deeper search in the ticks (sliced path): when its run of ticks began (-1: none), its last slice's end, a slice this tick
 def sample():
     gc.collect()
     a = gc.mem_alloc() - _base
@@ -57,8 +60,12 @@ def tick():
         if g > R["scan_gap_max"]:
             R["scan_gap_max"] = g
     st[5] = t
-    st[0] = 0   # set by _think() when the computer thinks inside this tick
+    st[0] = 0   # set by _think() when the computer thinks inside this tick (or _deepen(), searching deeper)
+    st[8] = 0
     d = _tick()
+    if st[6] >= 0 and not st[8]:   # the deeper search's ticks are over (the reveal, or its answer is ready): one span
+        R["spans"].append((df(st[6], _sync[0]), df(st[7], _sync[0])))
+        st[6] = -1
     t = df(us(), t)
     R["ticks"] += 1
     if t > R["tick_max"]:
@@ -95,6 +102,13 @@ def start_bot(seat):
     _sb(seat)
     if app.thinking >= 0:
         st[4] = t
+def deepen():
+    st[0] = 1
+    st[8] = 1
+    if st[6] < 0:
+        st[6] = st[5]   # (from the tick's start, as a move's span)
+    _dp()
+    st[7] = us()
 def think():
     st[0] = 1
     seat = app.thinking
@@ -114,6 +128,8 @@ app.update = update
 app.render = render
 app._start_bot = start_bot
 app._think = think
+if _dp is not None:
+    app._deepen = deepen
 hw.np.write = write
 # A guard in emulated time: a run that stops making turns (a key the app never took) ends
 # here with its state, instead of waiting for the 5-minute idle return to attract mode.
@@ -150,7 +166,8 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms
     think_tick_max, moves (µs per bot move), upd/wr ([count, total µs, max µs]), all emulated;
     path (where the search ran: "core 1: ..." or "sliced: ..."), steps (step() calls on core 1), cells (each
     computer move, in order);
-    spans ([(start, end)] emulated ns of each move) and the LED frames the data pin carried:
+    spans ([(start, end)] emulated ns of each move, and of each run of ticks that searched deeper on the sliced
+    path) and the LED frames the data pin carried:
     frame_gap_max (ns between two frames' starts, any time) and think_gap_max (the longest such gap
     that overlaps a move: the computer was thinking), from the decoded WS2812 stream.
     threads=False: no thinker, the search runs in the ticks (the sliced path, as on a port without _thread).

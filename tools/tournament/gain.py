@@ -177,7 +177,7 @@ def main(argv=None):
                                   "strategy": {n: {square_name(c): round(x, 4) for c, x in s.items()} for n, s in strat.items()}}) + "\n")
     if out:
         out.close()
-    print("reading gain over %d positions of %s (every %d-th turn; the reader's 2-ply valuation, a win = 100,000)"
+    print("reading gain over %d positions of %s (every %d turns; the reader's 2-ply valuation, a win = 100,000)"
           % (len(pos), a.results, a.every))
     print("| player | mean gain | median | positions with a gain over 1,000 |")
     print("| --- | ---: | ---: | ---: |")
