@@ -146,7 +146,7 @@ PLACEHOLDERS = {"MODE": "2p", "NAME": "pico", "N": "4711"}
 OUTPUT_FLAGS = ("--gif", "--png", "--out", "--frames")
 # Tools that need hardware, take minutes, or serve until stopped: checked with --help.
 SLOW = ("tools.deploy", "tools.bench", "tools.tournament", "tools.upy.vboard", "tools.rp2040", "tools.botserver",
-        "tools.blunders", "esptool", "tools.firmware", "tools.tournament.outsiders.why")
+        "tools.blunders", "esptool", "tools.firmware", "tools.tournament.outsiders.why", "tools.tournament.gain")
 
 
 def page_commands(text):
