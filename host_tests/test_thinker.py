@@ -220,9 +220,13 @@ def deep_reference(seed, human):
     return board_rows(g), out
 
 
-def test_a_person_who_takes_long_enough_faces_the_deeper_answer():
-    dev = device(seed=6)
+@pytest.mark.parametrize("threaded", (True, False))
+def test_a_person_who_takes_long_enough_faces_the_deeper_answer(threaded):
+    # With core 1 the deeper search runs there; without it (the simulator, the browser, boards without one) in
+    # the ticks no computer thinks in. Either way the reveal plays it: the same game as Bot + Deepen on the host.
+    dev = device(seed=6) if threaded else VirtualDevice(Cfg(), mode="2p", seed=6)
     app = dev.app
+    assert (app.thinker is not None) == threaded
     trace = app.trace = []
     draws = []
     entropy = app.entropy
@@ -231,7 +235,7 @@ def test_a_person_who_takes_long_enough_faces_the_deeper_answer():
     human = ["a1", "i9", "a9", "i1"]
     for m in human:
         advance_until(dev, lambda: app.thinking < 0 and app.state == 0)
-        advance_until(dev, lambda: app.deep.done())  # the person thinks while core 1 deepens
+        advance_until(dev, lambda: app.deep.done())  # the person thinks while core 1 (or the ticks) deepen
         n = app.game.turns
         dev.move(0, parse_square(m))
         advance_until(dev, lambda: app.game.turns == n + 1 and app.state == 0)
@@ -239,30 +243,6 @@ def test_a_person_who_takes_long_enough_faces_the_deeper_answer():
     assert dev.board_rows() == rows
     deeper = [e[3] for e in trace if e[0] == "deep"]
     assert deeper and set(deeper) <= set(cells)  # (a deeper answer the same as its own is not traced)
-
-
-def test_without_core_1_a_person_who_takes_long_enough_faces_the_deeper_answer_too():
-    # The sliced path (the simulator, the browser, boards without core 1): the deeper search runs in the ticks
-    # no computer thinks in, and the reveal plays its answer: the same game as Bot + Deepen on the host.
-    dev = VirtualDevice(Cfg(), mode="2p", seed=6)
-    app = dev.app
-    assert app.thinker is None
-    trace = app.trace = []
-    draws = []
-    entropy = app.entropy
-    app.entropy = lambda: draws.append(entropy()) or draws[-1]
-    app.set_mode(M_HARD)
-    human = ["a1", "i9", "a9", "i1"]
-    for m in human:
-        advance_until(dev, lambda: app.thinking < 0 and app.state == 0)
-        advance_until(dev, lambda: app.deep.done())  # the person thinks while the ticks deepen
-        n = app.game.turns
-        dev.move(0, parse_square(m))
-        advance_until(dev, lambda: app.game.turns == n + 1 and app.state == 0)
-    rows, cells = deep_reference(draws[-1], human)
-    assert dev.board_rows() == rows
-    deeper = [e[3] for e in trace if e[0] == "deep"]
-    assert deeper and set(deeper) <= set(cells)
 
 
 class TickingClock:
