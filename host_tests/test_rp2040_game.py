@@ -121,3 +121,19 @@ def test_safe_boot_holding_star_at_power_up(rp2_image, tmp_path):
         # The REPL is free, and the next boot is dim too.
         st = json.loads(p.exec("print(open('/settings.json').read())"))
         assert st["brightness"] == 0
+
+
+def test_a_frame_gap_is_the_computers_while_it_thinks_unless_a_turn_resolved_in_it():
+    # The frame a turn resolves on is not written (by design): on the sliced path the deeper search's ticks
+    # run up to it, so that gap must not count as the search's. Any other gap inside a span does.
+    from tools.rp2040 import Frame
+    from tools.rp2040.probe import frame_gaps
+
+    ms = 1000000
+    frames = [Frame(k, t * ms, t * ms + ms, b"") for k, t in enumerate((0, 20, 40, 80, 100, 120))]
+    spans = [(10 * ms, 110 * ms)]   # the search ran from 10 to 110 ms
+    out = frame_gaps(frames, spans)
+    assert out["frame_gap_max"] == 40 * ms and out["think_gap_max"] == 40 * ms
+    out = frame_gaps(frames, spans, resolves=[60 * ms])   # the 40-80 gap held a turn's resolution
+    assert out["frame_gap_max"] == 40 * ms and out["think_gap_max"] == 20 * ms
+    assert frame_gaps(frames, [(85 * ms, 90 * ms)])["think_gap_max"] == 20 * ms   # only the gap 80-100 overlaps it

@@ -33,7 +33,8 @@ else:
 app = App(hw, cfg, mode=%(mode)r, store_dir=None)
 gc.collect()
 R = {"boot": gc.mem_alloc() - _base, "peak": 0, "ticks": 0, "tick_max": 0, "think_tick_max": 0,
-     "moves": [], "upd": [], "wr": [], "scan_gap_max": 0, "path": _path, "spans": [], "steps": 0, "cells": []}
+     "moves": [], "upd": [], "wr": [], "scan_gap_max": 0, "path": _path, "spans": [], "steps": 0, "cells": [],
+     "resolves": []}
 HEAP = %(heap)r
 TURNS = %(turns)d
 LIMIT_MS = %(limit_ms)d
@@ -46,6 +47,7 @@ _wr = hw.np.write
 _sb = app._start_bot
 _th = app._think
 _dp = getattr(app, "_deepen", None)   # (getattr: the driver also measures firmware from before it)
+_rv = app._reveal
 st = [0, -1, 0, 0, -1, 0, -1, 0, 0]   # thinking flag, turns last reported, last heap sample ms, upd start, move start, tick start,
 # and the deeper search in the ticks (sliced path): when its run of ticks began (-1: none), its last slice's end, a slice this tick
 def sample():
@@ -109,6 +111,11 @@ def deepen():
         st[6] = st[5]   # (from the tick's start, as a move's span)
     _dp()
     st[7] = us()
+def reveal(now):
+    n = app.game.turns
+    _rv(now)
+    if app.game.turns != n:   # the turn resolved: this frame is not written (by design), the host skips its gap
+        R["resolves"].append(df(us(), _sync[0]))
 def think():
     st[0] = 1
     seat = app.thinking
@@ -128,6 +135,7 @@ app.update = update
 app.render = render
 app._start_bot = start_bot
 app._think = think
+app._reveal = reveal
 if _dp is not None:
     app._deepen = deepen
 hw.np.write = write
@@ -221,21 +229,26 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms
                           % (result["stuck"], result["scan_gap_max"], keys_log, pico.switches()[-8:]))
     base = result.pop("sync")
     result["spans"] = [((base + a) * 1000, (base + b) * 1000) for a, b in result["spans"]]
+    result["resolves"] = [(base + r) * 1000 for r in result.get("resolves", ())]
     # (frames from before the run: the last of main.py's app, then the REPL's soft reset, whose host round
     # trips take no emulated time worth measuring)
-    result.update(frame_gaps([f for f in pico.frames(first) if f.t0_ns >= base * 1000], result["spans"]))
+    result.update(frame_gaps([f for f in pico.frames(first) if f.t0_ns >= base * 1000], result["spans"],
+                             result["resolves"]))
     return result
 
 
-def frame_gaps(frames, spans):
+def frame_gaps(frames, spans, resolves=()):
     """{"frame_gap_max", "think_gap_max", "frames"}: the longest time between the starts of two consecutive
-    frames on the data pin (ns), overall and among the gaps that overlap one of `spans` ([(start, end)] ns)."""
+    frames on the data pin (ns), overall and among the gaps that overlap one of `spans` ([(start, end)] ns)
+    but hold none of `resolves` (ns: a turn resolved, and its frame is not written by design: on the sliced
+    path the deeper search's ticks run up to that frame)."""
     out = {"frame_gap_max": 0, "think_gap_max": 0, "frames": len(frames)}
     for a, b in zip(frames, frames[1:]):
         g = b.t0_ns - a.t0_ns
         if g > out["frame_gap_max"]:
             out["frame_gap_max"] = g
-        if g > out["think_gap_max"] and any(a.t0_ns < e and b.t0_ns > s for s, e in spans):
+        if (g > out["think_gap_max"] and any(a.t0_ns < e and b.t0_ns > s for s, e in spans)
+                and not any(a.t0_ns < r < b.t0_ns for r in resolves)):
             out["think_gap_max"] = g
     return out
 
