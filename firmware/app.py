@@ -36,7 +36,7 @@ _S_HOLD = const(7)
 TICK_MS = const(10)  # one pad scan per tick: 2 agreeing scans debounce a key (10-20 ms)
 _TICK_US = const(10000)  # TICK_MS in microseconds, for run()'s grid
 FRAME_MS = const(20)  # 50 frames/s; one strip write of 83 LEDs takes 2.5 ms
-# While a computer thinks in the ticks (the sliced path: no second core), the next frame is due
+# While a computer thinks (or searches deeper) in the ticks (the sliced path: no second core), the next frame is due
 # this long after the tick that drew the last one (drawn before that tick's slice): in every tick
 # that outlasts TICK_MS (a slice makes it long), in every other one when they keep to the grid. On the FRAME_MS schedule a frame
 # came only at the first tick after it was due, up to a long tick late (and at 25 frames/s while
@@ -394,7 +394,7 @@ class App:
             # start in: a key scan that costs a few us more (it stops at the first low column)
             # must not move a breathing LED by one level (secrecy; the emulated Pico saw it).
             self.frame(t)
-            if (self.thinking < 0 or self.thinker is not None) and not (self.deep is not None and self._deepening()):
+            if self.thinker is not None or (self.thinking < 0 and not self._deepening()):
                 nf = clock.ticks_add(t, FRAME_MS)
                 if clock.ticks_diff(now, nf) >= 0:
                     nf = clock.ticks_add(now, FRAME_MS)  # fell behind: no burst of catch-up frames

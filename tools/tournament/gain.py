@@ -11,7 +11,7 @@ from engine.bot.deepen import Deepen
 from tools.tournament import read_records
 from tools.tournament.outsiders import lines as L
 from tools.tournament.outsiders.matrix import solve
-from tools.tournament.outsiders.search import Node, TwoPly, RootGame, terminal
+from tools.tournament.outsiders.search import Node, TwoPly, RootGame
 from tools.tournament.outsiders.twoply import TwoPlyPlayer, purified, widths
 
 # The players whose strategy can be read exactly (no sampling): what each plays, {cell: probability}.
@@ -22,17 +22,22 @@ LEAVES = 200000  # the valuation's leaf budget a position: wider than the sample
 # every entry a player's strategy meets is searched 2 ply, not estimated
 
 
-def _bot_counts(w, rows, n):
-    # the counts a level's pick draws from (solve.pick adds its bonus to them before drawing; their sum is the total)
-    tot = sum(w.rcnt[i] for i in range(n))
+def _spread(cells, weights):
+    """{cell: summed weight} over the cells with a weight (a cell may stand twice in a candidate list)."""
     out = {}
-    for i in range(n):
-        if w.rcnt[i]:
-            out[rows[i]] = out.get(rows[i], 0.0) + w.rcnt[i] / tot
+    for c, x in zip(cells, weights):
+        if x > 1e-12:
+            out[c] = out.get(c, 0.0) + x
     return out
 
 
-def strategy(name, game, color, search=None):
+def _bot_counts(w, rows, n):
+    # the counts a level's pick draws from (solve.pick adds its bonus to them before drawing; their sum is the total)
+    tot = sum(w.rcnt[i] for i in range(n))
+    return _spread(rows[:n], [w.rcnt[i] / tot for i in range(n)])
+
+
+def strategy(name, game, color):
     """{cell: probability} of player `name` (one of STRATEGIES) to move for `color` in `game`: read from its
     search, exactly what its seeded draw samples from (every level's randomness is in that draw alone)."""
     if name in ("hard", "medium"):
@@ -49,48 +54,24 @@ def strategy(name, game, color, search=None):
         if d.done():
             return {c: 1.0}  # a single move
         if name == "deep_tv":
-            return _twoply_valued(game, color, bytes(d.rows[:d.n]), bytes(d.cols[:d.nc]), search)
+            return _twoply_valued(game, color, bytes(d.rows[:d.n]), bytes(d.cols[:d.nc]))
         while d.step(SLICE_UNITS) < 0:
             pass
         return _bot_counts(b._w, d.rows, d.n)
     if name == "twoply":
         mine, _, p, _ = TwoPlyPlayer(0).strategy(game, color)
-        out = {}
-        for c, x in zip(mine, purified(p)):
-            if x > 0:
-                out[c] = out.get(c, 0.0) + x
-        return out
+        return _spread(mine, purified(p))
     raise ValueError("unknown strategy %r (one of %s)" % (name, ", ".join(STRATEGIES)))
 
 
-def _twoply_valued(game, color, rows, cols, search):
+def _twoply_valued(game, color, rows, cols):
     # the matrix of rows x cols, each pair valued by twoply's child search (colour's view), solved exactly
-    search = search or TwoPly(*widths(1.0)[:2])
-    codes = L.codes_of(game)
-    g = Game()
-    m = []
-    for r in rows:
-        row = []
-        for c in cols:
-            g.copy_from(game)
-            if color == BLACK:
-                g.play(r, c)
-            else:
-                g.play(c, r)
-            if g.result != ONGOING:
-                v = terminal(g)
-            else:
-                cc = list(codes)
-                L.apply_log(g, cc, {})
-                v = search.child_value(g, cc)
-            row.append(v if color == BLACK else -v)
-        m.append(row)
-    _, p, _ = solve(m)
-    out = {}
-    for r, x in zip(rows, p):
-        if x > 1e-9:
-            out[r] = out.get(r, 0.0) + x
-    return out
+    search = TwoPly(*widths(1.0)[:2])
+    if color == BLACK:
+        m = search.root_matrix(game, rows, cols)
+    else:
+        m = [[-v for v in col] for col in zip(*search.root_matrix(game, cols, rows))]
+    return _spread(rows, solve(m)[1])
 
 
 def gain(game, color, strategies, leaves=LEAVES):
@@ -110,10 +91,7 @@ def gain(game, color, strategies, leaves=LEAVES):
                 theirs.append(c)
     rg = RootGame(search, game, cb, cw, leaves)
     v, p, q = rg.solve()
-    eq = {}
-    for c, x in zip(theirs, p if color == BLACK else q):
-        if x > 1e-12:
-            eq[c] = eq.get(c, 0.0) + x
+    eq = _spread(theirs, p if color == BLACK else q)
     sign = -1.0 if color == BLACK else 1.0  # the reader's view of black's values
     out = {}
     for name, s in strategies.items():
