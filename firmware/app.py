@@ -80,6 +80,9 @@ class App:
 
     def __init__(self, hw, cfg, mode="attract", store_dir=None, bots=None, trace=None, safe=False):
         self.clock = hw.clock
+        # How long work inside a tick takes, in real ms: the clock's own, unless it stands still in a tick (the
+        # browser page's, whose time moves between ticks only) and gives a real one as work_ms.
+        self.work_ms = getattr(hw.clock, "work_ms", hw.clock.ticks_ms)
         self.pads = hw.pads
         self.entropy = hw.entropy
         self.disp = Display(hw.np, cfg)
@@ -301,14 +304,15 @@ class App:
         --only rp2040`, sliced); a PC gets many, so the simulator has the deeper answer within about a
         second, not the twenty that one slice a tick would take."""
         clock = self.clock
-        t0 = clock.ticks_ms()
+        ms = self.work_ms
+        t0 = ms()
         d = self.deep
         n = 0
         while n < _DEEP_SLICES:
             if d.step(self.units) >= 0:
                 return
             n += 1
-            e = clock.ticks_diff(clock.ticks_ms(), t0)
+            e = clock.ticks_diff(ms(), t0)
             if e >= n or e >= _DEEP_MS:
                 return
 

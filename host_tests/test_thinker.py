@@ -272,9 +272,29 @@ def test_the_ticks_deepen_many_slices_on_a_pc_and_one_on_a_microcontroller(ms, m
     calls = []
     step = app.deep.step
     app.deep.step = lambda units: calls.append(units) or step(units)
-    app.clock = TickingClock(ms)
+    app.work_ms = TickingClock(ms).ticks_ms
     app._deepen()
     assert len(calls) == most and set(calls) == {app.units}
+
+
+def test_a_clock_that_stands_still_in_a_tick_has_the_deepening_timed_on_its_real_one(monkeypatch):
+    # The browser page's clock moves between ticks only (as the simulator's virtual one: it moves when
+    # told); its work_ms is the port's real clock. Timed on the still one, every tick ran _DEEP_SLICES
+    # slices: 70 ms steps in Chromium (tools.bench --only web)
+    from tools.sim import fakehw
+
+    real = TickingClock(2)
+    monkeypatch.setattr(fakehw.Clock, "work_ms", lambda self: real.ticks_ms(), raising=False)
+    dev = VirtualDevice(Cfg(), mode="2p", seed=6)
+    app = dev.app
+    app.set_mode(M_HARD)
+    advance_until(dev, lambda: app.thinking < 0 and app.state == 0)
+    assert app._deepening()
+    calls = []
+    step = app.deep.step
+    app.deep.step = lambda units: calls.append(units) or step(units)
+    app._deepen()
+    assert len(calls) == 1
 
 
 class StalledDeepen(Deepen):

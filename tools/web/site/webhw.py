@@ -35,13 +35,16 @@ OUT = 1
 
 
 class PageClock:
-    """time.ticks_* over a millisecond count the page advances; sleep_ms only moves it (nothing blocks in a page)."""
+    """time.ticks_* over a millisecond count the page advances; sleep_ms only moves it (nothing blocks in a page); work_ms: real ms."""
 
     def __init__(self):
         self.now = 0  # ms since the firmware started (the page's time)
         self.t = 0  # ticks at `now`, wrapped as the port wraps them; 0 at "power-up", as on a device
         self.ticks_add = time.ticks_add
         self.ticks_diff = time.ticks_diff
+        # The page's time stands still inside a tick, so the App measures the work of one (its deeper
+        # search's share) on the port's real clock: firmware/app.py, App._deepen.
+        self.work_ms = time.ticks_ms
 
     def ticks_ms(self):
         return self.t
