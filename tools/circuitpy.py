@@ -116,7 +116,7 @@ def plan(board, root=ROOT, mpy_cross=None, workdir=None):
     """{path on the drive: bytes} for `board`: the modules code.py and boot.py import (never the MicroPython-only
     ones), the board file, Adafruit's neopixel. With `mpy_cross` (CircuitPython's own mpy-cross binary), lib/ gets .mpy files."""
     import boards
-    from tools.devicefiles import imported_modules
+    from tools.devicefiles import imported_modules, MACHINE_CODE
 
     if board not in boards.names(str(Path(root) / "boards")):
         raise CircuitPyError("unknown board %r: choose one of %s (the files in boards/)" % (board, ", ".join(boards.names())))
@@ -128,6 +128,8 @@ def plan(board, root=ROOT, mpy_cross=None, workdir=None):
         "lib/neopixel.py": neopixel_source().read_bytes(),
     }
     for src in imported_modules(ENTRIES, root):
+        if src.relative_to(Path(root)).as_posix() in MACHINE_CODE:
+            continue  # CircuitPython boards run the bot's bytecode
         rel = "lib/" + src.relative_to(Path(root)).as_posix()
         if mpy_cross and src.name != "__init__.py":
             out[rel[:-3] + ".mpy"] = _compile(mpy_cross, src, workdir)

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from tools import ROOT, devicefiles
-from tools.devicefiles import MANIFEST_NAME, PACKAGES, PROJECT, imported_modules, record_text  # noqa: F401 (used here, and by play, tests)
+from tools.devicefiles import MACHINE_CODE, MANIFEST_NAME, PACKAGES, PROJECT, imported_modules, record_text  # noqa: F401 (used here, and by play, tests)
 MANIFEST = ROOT / "package.json"
 
 # Which MicroPython port a board file is for (sys.platform on the device)
@@ -132,13 +132,15 @@ def runtime_files(root=ROOT, entries=("main.py",)):
 def compiler_note(version_text, info):
     """What deploy says about the compiler, truthfully: mpy-cross's own release, the .mpy format it writes, and why
     the board loads it. The rule (py/persistentcode.c, mp_raw_code_load): a .mpy with bytecode only loads when its
-    major version equals the board's; the sub-version must match too only for native code, which the game has none of."""
+    major version equals the board's; the sub-version must match too for native code (engine/bot/viper.py), and
+    mpy_cross_for() picks an mpy-cross that writes exactly the board's."""
     m = re.search(r"MicroPython v(\S+?)(?: on|;|$)", version_text)
     f = re.search(r"emitting mpy v(\d+)(?:\.(\d+))?", version_text)
     release = m.group(1) if m else "?"
     fmt = "%s.%s" % (f.group(1), f.group(2) or 0) if f else "?"
-    return ("mpy-cross %s writes .mpy format %s (bytecode only), which the board's MicroPython %s loads "
-            "(it reads .mpy %d.x bytecode)" % (release, fmt, info["version"], info["mpy"]))
+    return ("mpy-cross %s writes .mpy format %s (bytecode, and machine code for the bot's hot loops where the CPU is "
+            "known), which the board's MicroPython %s loads (it reads .mpy %d.x bytecode, and machine code of its "
+            "own sub-version)" % (release, fmt, info["version"], info["mpy"]))
 
 
 def mpy_cross_for(mpy_ver, mpy_sub):
@@ -183,6 +185,8 @@ def compile_files(jobs, exe, march, workdir, root=ROOT):
     root = Path(root)
     files = {}
     for dest, src in jobs.items():
+        if not march and src.relative_to(root).as_posix() in MACHINE_CODE:
+            continue  # no CPU to compile it for: the bot imports without it (engine/bot/evaluate.py)
         out = Path(workdir, dest)
         out.parent.mkdir(parents=True, exist_ok=True)
         cmd = [exe, "-o", str(out), "-s", src.relative_to(root).as_posix()]
@@ -766,9 +770,8 @@ def deploy(board, port=None, dry_run=False, reset=True, log=print, root=ROOT, _d
             raise DeployError("the board at %s holds files this project did not put there (%s): nothing was written. "
                               "Copy what you want to keep off it (mpremote connect %s fs cp :main.py .), then deploy "
                               "with --overwrite" % (port, shown, port))
-        # -march only shapes native code (the game has none: the wasm ports
-        # refuse @native/viper), so the header stays arch-neutral; passing it
-        # keeps a future @native function compiled for the right CPU.
+        # -march compiles the bot's hot loops (engine/bot/viper.py) for the board's CPU; without one
+        # (a port with no native code) that file is left out and the bot runs its bytecode.
         march = ARCHES[info["arch"]]
         log("compiling: %s%s" % (compiler_note(exe_version, info), "; -march=" + march if march else ""))
         with tempfile.TemporaryDirectory(prefix="wts-deploy-") as work:

@@ -229,6 +229,19 @@ def walk(b, li, heur):
     return lt
 
 
+# Where the port compiles viper (the RP2040, ESP32-S3) the walk runs as machine code: engine/bot/viper.py, the same
+# sums and heuristic. Elsewhere the import fails (no `micropython` module on CPython; the webassembly port and
+# CircuitPython refuse the decorator; a bytecode-only deploy leaves the file out) and the walk above stays.
+EMITTER = "bytecode"  # what the bot's hot loops run as here (tools.bench prints it)
+try:
+    from engine.bot import viper as _viper
+    from array import array as _array
+
+    walk = _viper.walker(LS, LST, WK, SEG, _array("i", KWS + KF + KHB + KHW))
+    EMITTER = "viper"
+except (ImportError, SyntaxError):
+    _viper = None
+
 def cell_delta(b, c, v, tot, tot4, out, out4, i):
     """Change of the root score and fours (black's view) if padded cell c alone held v: the sum
     into tot[i] and tot4[i], per line direction into out[4 * i + d] and out4[4 * i + d]."""

@@ -2,6 +2,16 @@
 from engine._compat import const
 from engine import PAD
 from engine.bot.evaluate import DIRS, ORDER, cell_delta, quiet, rescore, rough
+from engine.bot import evaluate
+
+# fp's loop as machine code where evaluate found viper (engine/bot/viper.py; its state travels in _FS)
+_batch = None
+_FS = None
+if evaluate._viper is not None:
+    from array import array as _array
+
+    _batch = evaluate._viper.fp_batch
+    _FS = _array("i", bytes(28))  # row, iterations, stop, rows, columns, gap bound, gap (viper.fp_batch)
 
 _BLACK = const(1)  # the engine's values (test_bot checks them)
 _ONGOING = const(0)
@@ -253,6 +263,19 @@ def fp(b, left, first):
         stop = it + _FP_BATCH
         if stop > iters:
             stop = iters
+        if _batch is not None:
+            s = _FS
+            s[0] = i
+            s[1] = it
+            s[2] = stop
+            s[3] = kr
+            s[4] = kc
+            s[5] = limit
+            s[6] = gap
+            gap = _batch(w, s)
+            i = s[0]
+            it = s[1]
+            stop = it  # (the loop below has nothing left to do)
         while it < stop:
             rcnt[i] += 1
             q = i * _MAXK

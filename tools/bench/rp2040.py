@@ -104,6 +104,10 @@ print('@J', json.dumps(main(%r, %r)))
 DEEP_EVERY = 4  # the deeper answer is timed in every 4th position of the sample (some 6 s of Pico time each)
 
 
+# What the bot's hot loops run as on the deployed Pico (engine/bot/viper.py, or the bytecode where it is left out)
+_EMITTER = "import json\nfrom engine.bot import evaluate\nprint('@J', json.dumps(evaluate.EMITTER))"
+
+
 def deep_runs(pico, positions):
     """Hard's deeper answer on core 1 in `positions` ([(turns, side to move)]): {"moves": [(hard's cell, deeper
     cell, child searches, bytes allocated, µs)], "host": [(hard's cell, deeper cell)] by CPython, "stack"}."""
@@ -223,6 +227,7 @@ def measure():
         with Pico(flash=img) as pico:
             # Power-up (the clock starts at 0) to the first WS2812 frame main.py writes.
             res["boot_ms"] = pico.wait_frames(1)[0].t0_ns / 1e6
+            res["emitter"] = guest_json(pico, _EMITTER)
             turns = []
             for i in range(0, len(games), CHUNK):
                 turns += guest_json(pico, _TURNS % (games[i:i + CHUNK],))
@@ -301,6 +306,7 @@ def measure_frozen(uf2, heavy):
     (`heavy`: [(turns, side to move)]) on core 0 and on core 1, all from a blank filesystem: nothing but the UF2
     on the board."""
     from tools.rp2040 import Pico
+    from tools.rp2040.probe import guest_json
 
     res = {"uf2": uf2.name, "uf2_bytes": uf2.stat().st_size}
     tmp = Path(tempfile.mkdtemp(prefix="bench-frozen-"))
@@ -310,6 +316,7 @@ def measure_frozen(uf2, heavy):
             res["boot_first_ms"] = pico.wait_frames(1)[0].t0_ns / 1e6
         with Pico(flash=img) as pico:          # power off and on: the filesystem is there now
             res["boot_ms"] = pico.wait_frames(1)[0].t0_ns / 1e6
+            res["emitter"] = guest_json(pico, _EMITTER)
             h = hard_game(pico)
             res["app_hard"], res["heap_hard"], res["game_stack"] = h["app"], h["heap"], h["stack"]
             res["heavy_layouts"] = heavy_runs(pico, heavy)
@@ -426,6 +433,9 @@ def thinking_rows(tag, r, sliced=None):
                     "it may use); an overflow starts the move again in the ticks"
                     % (c["stack"], r.get("game_stack", 0), " / %d B" % ds if dp else "", STACK, STACK_GUARD,
                        room - deep, 100.0 * (room - deep) / room)))
+    if r.get("emitter"):
+        out.append(("%s: the bot's hot loops (the line walk, fictitious play) run as" % tag,
+                    "%s (engine/bot/viper.py; bytecode on the webassembly port, CPython and CircuitPython)" % r["emitter"]))
     dp = r.get("deep")
     if dp:
         mv = dp["moves"]

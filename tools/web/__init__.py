@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 from tools import ROOT
+from tools.devicefiles import MACHINE_CODE
 
 SITE_SRC = ROOT / "tools" / "web" / "site"
 PORT_DIR = ROOT / "tools" / "node" / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
@@ -138,7 +139,8 @@ def device_files(board="pico", compiled=True):
                     out[dest] = data
     else:
         for dev, src in deploy.source_files().items():
-            out[dev[:-len(".mpy")] + ".py"] = Path(src).read_bytes()
+            if Path(src).relative_to(ROOT).as_posix() not in MACHINE_CODE:  # the port has no viper
+                out[dev[:-len(".mpy")] + ".py"] = Path(src).read_bytes()
         out["board_config.py"] = deploy.board_file(board).read_bytes()
     out["webhw.py"] = (SITE_SRC / "webhw.py").read_bytes()
     out["webbot.py"] = (SITE_SRC / "webbot.py").read_bytes()

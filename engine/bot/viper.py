@@ -1,0 +1,142 @@
+"""The bot's two hottest loops as machine code (MicroPython's viper emitter): the line walk and a batch of fictitious play, the same results as evaluate.walk and solve.fp's loop; only where the port compiles viper."""
+# Imported inside a try by evaluate.py and solve.py: CPython has no `micropython` module, the webassembly
+# port and CircuitPython refuse the decorator (SyntaxError), and a deploy that compiles bytecode only
+# leaves this file out (tools/devicefiles.py, MACHINE_CODE); the bytecode stays in use there. Same results:
+# host_tests/test_rp2040_viper.py on the emulated Pico; what it saves: python -m tools.bench --only rp2040.
+# Viper ints are machine words: every value here stays far inside 32 bits, as in the bytecode.
+import micropython
+
+_LS = None  # evaluate's tables, handed over by walker() (this module imports nothing of the bot's:
+_LST = None  # evaluate imports it)
+_WK = None
+_SEG = None
+_T = None  # per window class k: score at k, fours at 11 + k, heuristic gains at 22 + k (black), 33 + k (white)
+
+
+def walker(ls, lst, wk, seg, table):
+    """evaluate.walk over these tables (table: an array("i") of 44 entries, see _T), as machine code."""
+    global _LS, _LST, _WK, _SEG, _T
+    _LS = ls
+    _LST = lst
+    _WK = wk
+    _SEG = seg
+    _T = table
+    return walk
+
+
+@micropython.viper
+def walk(b, li_o, heur_o) -> int:
+    """evaluate.walk (its docstring says what it computes), as machine code."""
+    w = b._w
+    bd = ptr8(w.bd)
+    wk = ptr8(_WK)
+    seg = ptr8(_SEG)
+    t = ptr32(_T)
+    li = int(li_o)
+    heur = int(heur_o)
+    st = int(ptr8(_LST)[li])
+    p = int(ptr8(_LS)[li])
+    code = 192 | (bd[p] << 4) | (bd[p + st] << 2) | bd[p + st + st]
+    p += 3 * st
+    v = bd[p]
+    lt = 0
+    f4 = 0
+    thr = int(b._threats)
+    tsc = ptr16(w.tsc)  # array("h"): read unsigned, sign-extended below
+    hb = ptr32(w.hb)
+    hw = ptr32(w.hw)
+    cap = ptr32(w.cap)
+    while v != 4:  # the padded board's WALL
+        code = ((code << 2) | v) & 1023
+        f = seg[code & 255]
+        if f:
+            if thr:
+                x = tsc[f >> 4]
+                if x & 0x8000:
+                    x -= 0x10000
+                lt += x
+            if heur and (f & 15):
+                q = p - 3 * st
+                if f & 1:
+                    hb[q] += cap[0]
+                    hw[q] += cap[3]
+                if f & 2:
+                    hb[p] += cap[0]
+                    hw[p] += cap[3]
+                if f & 4:
+                    hw[q] += cap[1]
+                    hb[q] += cap[2]
+                if f & 8:
+                    hw[p] += cap[1]
+                    hb[p] += cap[2]
+        k = wk[code]
+        if k:
+            lt += t[k]
+            f4 += t[11 + k]
+            if heur:
+                a = t[22 + k]
+                if a:
+                    bb = t[33 + k]
+                    q = p
+                    n = 0
+                    while n < 5:
+                        if bd[q] == 0:
+                            hb[q] += a
+                            hw[q] += bb
+                        q -= st
+                        n += 1
+        p += st
+        v = bd[p]
+    b._lf = f4
+    return lt
+
+
+@micropython.viper
+def fp_batch(w, s) -> int:
+    """solve.fp's iterations from s[1] up to s[2] (or until the duality gap is at most s[5] per iteration), on
+    w's matrix (stride 10) with s[3] rows and s[4] columns, playing row s[0] next; writes back the row (s[0])
+    and the iterations done (s[1]); returns the last gap (s[6] if none ran)."""
+    m = ptr32(w.m)
+    racc = ptr32(w.racc)
+    cacc = ptr32(w.cacc)
+    rcnt = ptr32(w.rcnt)
+    st = ptr32(s)
+    i = st[0]
+    it = st[1]
+    stop = st[2]
+    kr = st[3]
+    kc = st[4]
+    limit = st[5]
+    gap = st[6]
+    while it < stop:
+        rcnt[i] += 1
+        q = i * 10
+        j = 0
+        lo = 0x3FFFFFFF
+        jj = 0
+        while jj < kc:
+            x = cacc[jj] + m[q + jj]
+            cacc[jj] = x
+            if x < lo:
+                lo = x
+                j = jj
+            jj += 1
+        q = j
+        hi = -0x3FFFFFFF
+        ii = 0
+        while ii < kr:
+            x = racc[ii] + m[q]
+            racc[ii] = x
+            if x > hi:
+                hi = x
+                i = ii
+            q += 10
+            ii += 1
+        it += 1
+        gap = hi - lo
+        if gap <= limit * it:
+            break
+    st[0] = i
+    st[1] = it
+    st[6] = gap
+    return gap
