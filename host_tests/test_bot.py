@@ -346,7 +346,7 @@ def _bot_consts():
     seen = {}
     for path in sorted((ROOT / "engine" / "bot").glob("*.py")):
         if path.stem == "viper":
-            continue  # machine code: it imports only where the port compiles viper (test_rp2040_viper.py); no consts
+            continue  # machine code: it imports only where the port compiles viper (test_rp2040_cores.py); no consts
         name = "engine.bot" if path.stem == "__init__" else "engine.bot." + path.stem
         mod = importlib.import_module(name)
         for const in re.findall(r"^(\w+) = const\(", path.read_text(), re.M):

@@ -1,4 +1,4 @@
-"""The RP2040's second core on the emulated Pico: MicroPython's _thread really runs on core 1 (its own CPUID, in parallel, through GC, flash writes and soft resets), and the computer's search runs there in the real firmware: a game against hard read back from the LEDs, the same moves as the sliced path, no stale answer after a mode change."""
+"""The RP2040's second core on the emulated Pico: MicroPython's _thread really runs on core 1 (its own CPUID, in parallel, through GC, flash writes and soft resets), and the computer's search runs there in the real firmware: a game against hard read back from the LEDs, the same moves as the sliced path, no stale answer after a mode change; the bot's hot loops run there as machine code (viper), with the host's moves."""
 import shutil
 
 import pytest
@@ -273,3 +273,17 @@ def test_hards_deeper_answer_on_core_1_is_the_hosts_and_allocates_nothing(pico):
     assert [cell, deep] == list(r["host"][0]) and deep != cell
     assert children == 7 and allocated == 0 and us > 0
     assert r["stack"] < STACK - STACK_GUARD
+
+
+def test_the_pico_runs_the_machine_code_and_plays_the_hosts_moves(pico):
+    # Hard's first answers and deeper answers on the Pico (viper: the walk and fictitious play) against the
+    # host's (bytecode), in three positions of the shared games: early, middle, late
+    from tools.bench.rp2040 import deep_runs, position_turns
+    from tools.rp2040.probe import guest_json
+
+    assert guest_json(pico, "import json\nfrom engine.bot import evaluate, solve\n"
+                            "print('@J', json.dumps([evaluate.EMITTER, solve._batch is not None]))") == ["viper", True]
+    turns = position_turns()
+    r = deep_runs(pico, [(turns[k], 1 + k % 2) for k in (150, 500, 900)])
+    assert [(m[0], m[1]) for m in r["moves"]] == [tuple(h) for h in r["host"]]
+    assert all(m[3] == 0 for m in r["moves"])  # nothing allocated

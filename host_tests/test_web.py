@@ -46,7 +46,7 @@ def test_site_has_pinned_port_files_device_files_and_only_relative_urls(site):
     assert sorted(dev) == info["files"]
     for path in list(deploy.runtime_files()) + ["board_config.mpy"]:  # every module a board gets: new firmware files come along
         if path == "lib/engine/bot/viper.mpy":
-            assert path not in dev  # machine code: the port has no viper (test_rp2040_viper.py)
+            assert path not in dev  # machine code: the port has no viper (test_rp2040_cores.py)
             continue
         assert dev[path][:2] == bytes((ord("M"), web.PORT_MPY[0]))
     assert dev["lib/narrate.py"] == (ROOT / "tools" / "sim" / "narrate.py").read_bytes()

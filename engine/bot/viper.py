@@ -2,7 +2,7 @@
 # Imported inside a try by evaluate.py and solve.py: CPython has no `micropython` module, the webassembly
 # port and CircuitPython refuse the decorator (SyntaxError), and a deploy that compiles bytecode only
 # leaves this file out (tools/devicefiles.py, MACHINE_CODE); the bytecode stays in use there. Same results:
-# host_tests/test_rp2040_viper.py on the emulated Pico; what it saves: python -m tools.bench --only rp2040.
+# host_tests/test_rp2040_cores.py on the emulated Pico; what it saves: python -m tools.bench --only rp2040.
 # Viper ints are machine words: every value here stays far inside 32 bits, as in the bytecode.
 import micropython
 

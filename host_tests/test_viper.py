@@ -1,6 +1,4 @@
-"""The bot's hot loops as machine code (engine/bot/viper.py): viper on the emulated Pico as deployed, the same moves and deeper answers there as the host's bytecode; bytecode on CPython and the webassembly port, and left out of every bytecode-only deploy."""
-import shutil
-
+"""The bot's hot loops as machine code (engine/bot/viper.py): bytecode on CPython and the webassembly port, and left out of every bytecode-only deploy (on the emulated Pico it runs as viper: test_rp2040_cores.py)."""
 import pytest
 
 import tools.upy as upy
@@ -39,29 +37,3 @@ def test_a_deploy_without_a_cpu_to_compile_for_leaves_the_machine_code_out(tmp_p
     for compiled in (True, False):
         assert not [p for p in device_files(compiled=compiled) if "viper" in p]
     assert not [p for p in circuitpy.plan("feather_rp2040") if "viper" in p]
-
-
-@pytest.fixture(scope="module")
-def pico(rp2_image, tmp_path_factory):
-    from tools.rp2040 import Pico
-
-    img = tmp_path_factory.mktemp("rp2040-viper") / "flash.img"
-    shutil.copy(rp2_image, img)
-    with Pico(flash=img) as p:
-        p.wait_frames(1)
-        yield p
-
-
-@pytest.mark.usefixtures("needs_uf2")
-def test_the_pico_runs_the_machine_code_and_plays_the_hosts_moves(pico):
-    # Hard's first answers and deeper answers on the Pico (viper: the walk and fictitious play) against the
-    # host's (bytecode), in three positions of the shared games: early, middle, late
-    from tools.bench.rp2040 import deep_runs, position_turns
-    from tools.rp2040.probe import guest_json
-
-    assert guest_json(pico, "import json\nfrom engine.bot import evaluate, solve\n"
-                            "print('@J', json.dumps([evaluate.EMITTER, solve._batch is not None]))") == ["viper", True]
-    turns = position_turns()
-    r = deep_runs(pico, [(turns[k], 1 + k % 2) for k in (150, 500, 900)])
-    assert [(m[0], m[1]) for m in r["moves"]] == [tuple(h) for h in r["host"]]
-    assert all(m[3] == 0 for m in r["moves"])  # nothing allocated
