@@ -287,3 +287,17 @@ def test_the_pico_runs_the_machine_code_and_plays_the_hosts_moves(pico):
     r = deep_runs(pico, [(turns[k], 1 + k % 2) for k in (150, 500, 900)])
     assert [(m[0], m[1]) for m in r["moves"]] == [tuple(h) for h in r["host"]]
     assert all(m[3] == 0 for m in r["moves"])  # nothing allocated
+    # every level's move (easy's Work has no threat table; medium reads none): the host's cells
+    code = ("import json\nfrom engine import Game\nfrom engine.bot import Bot\nout = []\n"
+            "for lv in ('easy', 'medium', 'hard'):\n"
+            "    for turns, c in %r:\n        g = Game()\n        for x, y in turns:\n            g.play(x, y)\n"
+            "        out.append(Bot(lv, 5).choose(g, c))\nprint('@J', json.dumps(out))")
+    ps = [(turns[k], 1 + k % 2) for k in (150, 500, 900)]
+    host = []
+    for lv in ("easy", "medium", "hard"):
+        for t, c in ps:
+            g = Game()
+            for x, y in t:
+                g.play(x, y)
+            host.append(Bot(lv, 5).choose(g, c))
+    assert guest_json(pico, code % (ps,)) == host

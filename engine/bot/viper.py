@@ -42,7 +42,9 @@ def walk(b, li_o, heur_o) -> int:
     lt = 0
     f4 = 0
     thr = int(b._threats)
-    tsc = ptr16(w.tsc)  # array("h"): read unsigned, sign-extended below
+    tsc = ptr16(_T)  # (a stand-in: only a level with threats reads it, and only its Work has w.tsc) ...
+    if thr:
+        tsc = ptr16(w.tsc)  # ... array("h"): read unsigned, sign-extended below
     hb = ptr32(w.hb)
     hw = ptr32(w.hw)
     cap = ptr32(w.cap)
