@@ -7,7 +7,8 @@ from tools import ROOT
 
 PACKAGES = ("engine", "firmware")   # the device code's packages (lib/<name>/ on a board)
 # Machine code (MicroPython's viper emitter): compiled only where mpy-cross is told the board's CPU (-march),
-# else left out (the browser edition, CircuitPython, a port without native code); the bot then runs its bytecode.
+# else left out (the browser edition, CircuitPython, a port without native code, the frozen firmware: see
+# tools/firmware/builder.py); the bot then runs its bytecode.
 MACHINE_CODE = ("engine/bot/viper.py",)
 # What a deploy leaves on a board or CIRCUITPY drive besides the game: the files it wrote with their SHA-256, so
 # that a later deploy (and ./wts play) can tell this project's files from a maker's own.
