@@ -242,6 +242,7 @@ try:
 except (ImportError, SyntaxError):
     _viper = None
 
+
 def cell_delta(b, c, v, tot, tot4, out, out4, i):
     """Change of the root score and fours (black's view) if padded cell c alone held v: the sum
     into tot[i] and tot4[i], per line direction into out[4 * i + d] and out4[4 * i + d]."""

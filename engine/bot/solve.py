@@ -259,47 +259,48 @@ def fp(b, left, first):
     i = b._fi
     gap = b._gap
     limit = _GAP
+    s = _FS
+    if _batch is not None:  # the machine code's fixed inputs, once a call
+        s[3] = kr
+        s[4] = kc
+        s[5] = limit
     while it < iters and gap > limit * it and (first or left >= _U_FP):
         stop = it + _FP_BATCH
         if stop > iters:
             stop = iters
         if _batch is not None:
-            s = _FS
             s[0] = i
             s[1] = it
             s[2] = stop
-            s[3] = kr
-            s[4] = kc
-            s[5] = limit
             s[6] = gap
             gap = _batch(w, s)
             i = s[0]
             it = s[1]
-            stop = it  # (the loop below has nothing left to do)
-        while it < stop:
-            rcnt[i] += 1
-            q = i * _MAXK
-            j = 0
-            lo = 0x3FFFFFFF
-            for jj in range(kc):
-                x = cacc[jj] + m[q + jj]
-                cacc[jj] = x
-                if x < lo:
-                    lo = x
-                    j = jj
-            q = j
-            hi = -0x3FFFFFFF
-            for ii in range(kr):
-                x = racc[ii] + m[q]
-                racc[ii] = x
-                if x > hi:
-                    hi = x
-                    i = ii
-                q += _MAXK
-            it += 1
-            gap = hi - lo
-            if gap <= limit * it:
-                break
+        else:
+            while it < stop:
+                rcnt[i] += 1
+                q = i * _MAXK
+                j = 0
+                lo = 0x3FFFFFFF
+                for jj in range(kc):
+                    x = cacc[jj] + m[q + jj]
+                    cacc[jj] = x
+                    if x < lo:
+                        lo = x
+                        j = jj
+                q = j
+                hi = -0x3FFFFFFF
+                for ii in range(kr):
+                    x = racc[ii] + m[q]
+                    racc[ii] = x
+                    if x > hi:
+                        hi = x
+                        i = ii
+                    q += _MAXK
+                it += 1
+                gap = hi - lo
+                if gap <= limit * it:
+                    break
         left -= _U_FP
         first = False
     b._fi = i
