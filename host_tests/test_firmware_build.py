@@ -234,6 +234,38 @@ def test_boots_the_game_with_a_blank_filesystem_and_says_it_is_frozen(fresh, pic
     assert "main.py" not in out[1] and "engine" not in out[1]
 
 
+def test_the_frozen_bot_runs_its_machine_code_word_aligned_and_plays_the_hosts_moves(fresh, pico_uf2):
+    # Before: the machine code was left out; frozen in by MicroPython's own mpy-tool.py it lay at 2 mod 4 and
+    # read wrong constants: hard chose other cells than the host (docs/records/2026-12-07-frozen-viper.md)
+    from tools.bench.rp2040 import position_turns
+    from tools.rp2040.probe import guest_json
+    from engine.bot import Bot
+
+    gcc = shutil.which("arm-none-eabi-gcc")
+    nm = subprocess.run([gcc[:-len("gcc")] + "nm", str(pico_uf2.work / "build" / "firmware.elf")],
+                        capture_output=True, text=True, check=True).stdout.split("\n")
+    code = [ln.split() for ln in nm if "fun_data_engine_bot_viper_" in ln and ln.split()[1] in "tT"]
+    assert len(code) == 2 and all(int(a, 16) % 4 == 0 for a, _, _ in code), code   # walk, fp_batch
+    builder.check_machine_code(pico_uf2.work / "build" / "firmware.elf")
+    fresh.wait_frames(1)
+    assert guest_json(fresh, "import json\nfrom engine.bot import evaluate, solve\n"
+                             "print('@J', json.dumps([evaluate.EMITTER, solve._batch is not None]))") == ["viper", True]
+    turns = position_turns()
+    ps = [(turns[k], 1 + k % 2) for k in (0, 150, 500, 900)]
+    host = []
+    for lv in ("easy", "medium", "hard"):
+        for t, c in ps:
+            g = Game()
+            for x, y in t:
+                g.play(x, y)
+            host.append(Bot(lv, 5).choose(g, c))
+    code = ("import json\nfrom engine import Game\nfrom engine.bot import Bot\nout = []\n"
+            "for lv in ('easy', 'medium', 'hard'):\n"
+            "    for turns, c in %r:\n        g = Game()\n        for x, y in turns:\n            g.play(x, y)\n"
+            "        out.append(Bot(lv, 5).choose(g, c))\nprint('@J', json.dumps(out))")
+    assert guest_json(fresh, code % (ps,)) == host
+
+
 def test_the_stock_firmware_has_no_marker(needs_uf2):
     from tools.rp2040 import Pico
 

@@ -41,10 +41,50 @@ def test_a_deploy_without_a_cpu_to_compile_for_leaves_the_machine_code_out(tmp_p
     assert not [p for p in circuitpy.plan("feather_rp2040") if "viper" in p]
 
 
-def test_the_frozen_firmware_freezes_the_bytecode_only():
-    # Frozen in, the machine code made a game against hard fail with MemoryError (allocating 64 KB) on the
-    # emulated Pico (tools.bench --only rp2040, its frozen part): until that is understood, it stays out
-    from tools.firmware.builder import game_files
+# tools/mpy-tool.py of MicroPython v1.27.0 where it aligns frozen machine code (the rp2 port freezes for armv6m)
+_MPY_TOOL_1_27 = """        # Allow single-byte alignment by default for x86/x64.
+        # ARM needs word alignment, ARM Thumb needs halfword, due to instruction size.
+        # Xtensa needs word alignment due to the 32-bit constant table embedded in the code.
+        if config.native_arch in (
+            MP_NATIVE_ARCH_ARMV6,
+            MP_NATIVE_ARCH_XTENSA,
+            MP_NATIVE_ARCH_XTENSAWIN,
+        ):
+            # ARMV6 or Xtensa -- four byte align.
+            self.fun_data_attributes += " __attribute__ ((aligned (4)))"
+        elif (
+            MP_NATIVE_ARCH_ARMV6M <= config.native_arch <= MP_NATIVE_ARCH_ARMV7EMDP
+        ) or MP_NATIVE_ARCH_RV32IMC <= config.native_arch <= MP_NATIVE_ARCH_RV64IMC:
+            # ARMVxxM or RV{32,64}IMC -- two byte align.
+            self.fun_data_attributes += " __attribute__ ((aligned (2)))"
+"""
 
-    files = game_files("pico")
-    assert "engine/bot/evaluate.py" in files and not [p for p in files if p in MACHINE_CODE]
+
+def test_the_frozen_firmware_freezes_the_machine_code_only_from_a_micropython_that_aligns_it(tmp_path):
+    # Before: the machine code was always left out of the frozen firmware (frozen in at 2 mod 4, viper read
+    # wrong constants: docs/records/2026-12-07-frozen-viper.md). The tarball's copy gets the alignment; a
+    # maker's own checkout without it freezes the bytecode, and a board running that is no different game.
+    from tools.firmware import FirmwareError, builder, differs, marker
+
+    files = builder.game_files("pico")
+    assert "engine/bot/viper.py" in files and "engine/bot/evaluate.py" in files
+    bytecode = builder.game_files("pico", machine_code=False)
+    assert set(files) - set(bytecode) == set(MACHINE_CODE)
+    tool = tmp_path / "tools" / "mpy-tool.py"
+    tool.parent.mkdir()
+    tool.write_text(_MPY_TOOL_1_27)
+    assert builder.thumb1_word_aligned(tmp_path) is False
+    builder.align_thumb1(tmp_path)
+    text = tool.read_text()
+    assert builder.thumb1_word_aligned(tmp_path) is True
+    assert text.index("MP_NATIVE_ARCH_ARMV6M,") < text.index("four byte align")
+    builder.align_thumb1(tmp_path)
+    assert tool.read_text() == text  # once only
+    tool.write_text("# some other mpy-tool.py\n")
+    assert builder.thumb1_word_aligned(tmp_path) is False
+    with pytest.raises(FirmwareError, match="alignment of frozen machine code"):
+        builder.align_thumb1(tmp_path)
+    info = {"files": {p: marker.sha256(d) for p, d in bytecode.items()}}
+    assert differs(info, files) == []
+    info["files"]["engine/bot/viper.py"] = "0" * 64
+    assert differs(info, files) == ["engine/bot/viper.py"]

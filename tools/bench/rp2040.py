@@ -435,7 +435,8 @@ def thinking_rows(tag, r, sliced=None):
                        room - deep, 100.0 * (room - deep) / room)))
     if r.get("emitter"):
         out.append(("%s: the bot's hot loops (the line walk, fictitious play) run as" % tag,
-                    "%s (engine/bot/viper.py, deployed with tools.deploy; bytecode in the frozen firmware, on the webassembly port, CPython and CircuitPython)" % r["emitter"]))
+                    "%s (engine/bot/viper.py, deployed by tools.deploy or frozen in; bytecode on the webassembly port, CPython "
+                    "and CircuitPython)" % r["emitter"]))
     dp = r.get("deep")
     if dp:
         mv = dp["moves"]

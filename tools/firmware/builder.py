@@ -17,7 +17,7 @@ MICROPYTHON_VERSION = "1.27.0"
 TARBALL = ROOT.parent / "shared" / "micropython" / ("micropython-%s-src.tar.xz" % MICROPYTHON_VERSION)
 OUT_DIR = ROOT / "build" / "firmware"      # build/ is in .gitignore: outputs, cache, work trees, logs
 APT = "sudo apt-get install gcc-arm-none-eabi libnewlib-arm-none-eabi cmake build-essential"
-RECIPE = 3          # part of the cache key: bump it when the way a build is made changes
+RECIPE = 4          # part of the cache key: bump it when the way a build is made changes
 CACHE_KEEP = 12     # cached UF2s kept (the newest; a developer's edits each make one)
 PACKAGES = ("engine", "firmware")
 
@@ -25,6 +25,14 @@ PACKAGES = ("engine", "firmware")
 # -Os, the port's default, built by Debian's gcc 12). Not all of it: with every file at -O2 the firmware hung at
 # its first flash write while core 1 ran (then deadlocked after the watchdog reset), which was not understood.
 FAST_CMAKE = ROOT / "tools" / "firmware" / "fast.cmake"
+
+# The bot's machine code (engine/bot/viper.py) frozen in needs a fix to MicroPython's mpy-tool.py (v1.27.0; master
+# too, August 2026): it places frozen Thumb-1 code (armv6m, what the rp2 port freezes for) 2-byte aligned, but the
+# emitter loads 32-bit constants PC-relative as if it were 4-byte aligned, so at an address 2 mod 4 viper reads
+# the wrong constants (fictitious play chose other moves). The unpacked tarball gets the fix; a maker's own
+# checkout without it freezes the bytecode (docs/records/2026-12-07-frozen-viper.md).
+_THUMB1_WORD = re.compile(r"if config\.native_arch in \(\s*MP_NATIVE_ARCH_ARMV6,\s*(MP_NATIVE_ARCH_ARMV6M,\s*)?"
+                          r"MP_NATIVE_ARCH_XTENSA,")
 
 # A build target: the MicroPython board it builds, the UF2 family its code blocks carry, and where the
 # board definition puts the littlefs filesystem (ports/rp2/boards/<board>/mpconfigboard.h: storage at the
@@ -58,9 +66,10 @@ def project_version(root=ROOT):
         raise FirmwareError("cannot read the project version from package.json; name one with --version") from None
 
 
-def game_files(wiring="pico", root=ROOT):
+def game_files(wiring="pico", root=ROOT, machine_code=True):
     """{checkout path: bytes} of everything frozen: engine/ and firmware/ (recursively, as tools.deploy
-    ships them), main.py and boards/<wiring>.py (frozen as board_config)."""
+    ships them), main.py and boards/<wiring>.py (frozen as board_config); machine_code=False leaves the
+    bot's machine code out (tools/devicefiles.py, MACHINE_CODE: its bytecode runs instead)."""
     import boards
 
     root = Path(root)
@@ -77,9 +86,7 @@ def game_files(wiring="pico", root=ROOT):
     out = {}
     for pkg in PACKAGES:
         for p in sorted((root / pkg).rglob("*.py")):
-            # Not the machine code: frozen in, a game against hard failed with MemoryError (allocating 64 KB;
-            # tools.bench --only rp2040, its frozen part), not yet understood; the frozen bot runs its bytecode
-            if "__pycache__" not in p.parts and p.relative_to(root).as_posix() not in MACHINE_CODE:
+            if "__pycache__" not in p.parts and (machine_code or p.relative_to(root).as_posix() not in MACHINE_CODE):
                 out[p.relative_to(root).as_posix()] = p.read_bytes()
     out["main.py"] = (root / "main.py").read_bytes()
     out["boards/%s.py" % wiring] = text.encode("utf-8")
@@ -91,9 +98,9 @@ def frozen_name(path):
     return "board_config.py" if path.startswith("boards/") else path
 
 
-def staged_files(version, wiring, root=ROOT):
+def staged_files(version, wiring, root=ROOT, machine_code=True):
     """{frozen module path: bytes}: the game's files under their frozen names, plus the marker module."""
-    files = game_files(wiring, root)
+    files = game_files(wiring, root, machine_code)
     out = {frozen_name(p): d for p, d in files.items()}
     out[marker.MODULE + ".py"] = marker.module_text(version, wiring, MICROPYTHON_VERSION, files).encode("utf-8")
     return out
@@ -147,6 +154,47 @@ def micropython_version(src):
     if not all(parts):
         return None
     return ".".join(m.group(1) for m in parts)
+
+
+def thumb1_word_aligned(src):
+    """True when the MicroPython tree's mpy-tool.py freezes armv6m machine code 4-byte aligned (see _THUMB1_WORD);
+    False when it does not, or is not the mpy-tool.py this was written against."""
+    try:
+        text = (Path(src) / "tools" / "mpy-tool.py").read_text(encoding="utf-8")
+    except OSError:
+        return False
+    m = _THUMB1_WORD.search(text)
+    return bool(m and m.group(1))
+
+
+def align_thumb1(src):
+    """Make the tree's mpy-tool.py freeze armv6m machine code 4-byte aligned (only in the unpacked tarball,
+    which is ours: a maker's own checkout is never written to). FirmwareError if its text is not the one known."""
+    path = Path(src) / "tools" / "mpy-tool.py"
+    text = path.read_text(encoding="utf-8")
+    m = _THUMB1_WORD.search(text)
+    if m is None:
+        raise FirmwareError("%s is not the mpy-tool.py of MicroPython v%s (its alignment of frozen machine code "
+                            "was not found)" % (path, MICROPYTHON_VERSION))
+    if not m.group(1):
+        path.write_text(text[:m.start()] + m.group(0).replace("MP_NATIVE_ARCH_ARMV6,", "MP_NATIVE_ARCH_ARMV6, MP_NATIVE_ARCH_ARMV6M,")
+                        + text[m.end():], encoding="utf-8")
+
+
+def check_machine_code(elf):
+    """Every frozen function of machine code (text symbols fun_data_*) in the linked firmware starts on a
+    4-byte boundary (see _THUMB1_WORD); FirmwareError naming the first that does not."""
+    gcc = shutil.which("arm-none-eabi-gcc")
+    nm = os.path.join(os.path.dirname(gcc), "arm-none-eabi-nm") if gcc else "arm-none-eabi-nm"
+    try:
+        out = subprocess.run([nm, str(elf)], capture_output=True, text=True, timeout=120, check=True).stdout
+    except (OSError, subprocess.SubprocessError) as e:
+        raise FirmwareError("cannot list the symbols of %s: %s" % (elf, e)) from None
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "tT" and parts[2].startswith("fun_data_") and int(parts[0], 16) & 3:
+            raise FirmwareError("the frozen machine code %s lies at 0x%s, not on a 4-byte boundary: it would read "
+                                "wrong constants" % (parts[2], parts[0]))
 
 
 def check_source(src):
@@ -385,6 +433,11 @@ def build(target="pico", micropython=None, version=None, wiring=None, out_dir=No
             origin = "MicroPython source %s" % TARBALL.name
             if picotool_src is None:
                 picotool_src = tree / "picotool-src"
+            align_thumb1(src)
+        if not thumb1_word_aligned(src):
+            staged = staged_files(version, wiring, root, machine_code=False)
+            _say("%s: the bot's machine code stays out (its bytecode is frozen instead): %s/tools/mpy-tool.py "
+                 "does not freeze armv6m code 4-byte aligned (see docs/build.md)" % (target, src))
         board_dir = src / "ports" / "rp2" / "boards" / tg.mp_board
         src_id = hashlib.sha256(ident.encode()).hexdigest()[:12]
         work = out_dir / "work" / ("%s-%s" % (tg.mp_board, src_id))
@@ -433,6 +486,7 @@ def build(target="pico", micropython=None, version=None, wiring=None, out_dir=No
             if not built.is_file():
                 raise FirmwareError("the build ended without %s; see %s" % (built, log_path))
             check_uf2(built, tg, staged)
+            check_machine_code(work / "build" / "firmware.elf")
             cache.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(built, str(cached_uf2) + ".tmp")
             os.replace(str(cached_uf2) + ".tmp", cached_uf2)

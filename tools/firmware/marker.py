@@ -82,7 +82,12 @@ def frozen_game(device):
 
 def differs(info, files):
     """Paths whose frozen copy differs from `files` ({checkout path: bytes}, e.g. tools.firmware.builder.game_files()):
-    changed, missing on either side. An empty list: the board runs exactly this game."""
+    changed, missing on either side. An empty list: the board runs exactly this game. The bot's machine code
+    missing on the board is no difference: a firmware built from a MicroPython that cannot freeze it runs the
+    same bytecode (tools/firmware/builder.py, thumb1_word_aligned)."""
+    from tools.devicefiles import MACHINE_CODE
+
     want = {p: sha256(d) for p, d in files.items()}
     have = info["files"]
-    return sorted(p for p in set(want) | set(have) if want.get(p) != have.get(p))
+    return sorted(p for p in set(want) | set(have) if want.get(p) != have.get(p)
+                  and not (p in MACHINE_CODE and p not in have))
