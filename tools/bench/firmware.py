@@ -413,7 +413,9 @@ def figures():
     if upy.node_available():
         h = measure_heap()
         out.append(("firmware: heap after boot, 2 players (.mpy code + App state)", "%.1f KB" % (h["boot"] / 1024.0)))
-        out.append(("firmware: peak live heap, scripted %d-turn game (sampled every 100 ms)" % h["turns"], "%.1f KB (aim <= %d KB)" % (h["peak"] / 1024.0, HEAP_AIM // 1024)))
+        out.append(("firmware: peak live heap, scripted %d-turn game (sampled every 100 ms)" % h["turns"],
+                    "%.1f KB (aim <= %d KB: %s)" % (h["peak"] / 1024.0, HEAP_AIM // 1024,
+                                                    "ok" if h["peak"] <= HEAP_AIM else "OVER")))
         out.append(("firmware: bytes allocated by 50 idle ticks / 50 animation frames", "%d / %d" % (h["idle_ticks"], h["anim_frames"])))
         locked = measure_locked()
         bad = [label for label, r in locked if r != "ok"]
