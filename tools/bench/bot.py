@@ -203,11 +203,11 @@ _RUN_ONCE = {"classes": ("Work", "Bot"), "freed": ("_build", "_level")}
 
 # The modules `import engine.bot` loads: the heap held above is theirs (engine/bot/deepen.py is imported
 # only by the app, in hard mode on a board with core 1).
-HELD_MODULES = ("__init__", "candidates", "evaluate", "solve", "tables")
+HELD_MODULES = ("__init__", "candidates", "evaluate", "solve", "tables", "viper")
 
 
 def bot_bytecode(files):
-    """{module: bytes of heap its functions' bytecode holds on a port without ROMFS} for the .mpy files of
+    """{module: bytes of heap its functions' code holds on a port without ROMFS} for the .mpy files of
     engine/bot in `files` (as engine_mpy() returns them) that HELD_MODULES names, read with
     tools.bench.mpy.held_bytecode."""
     from tools.bench.mpy import held_bytecode
@@ -251,7 +251,8 @@ def engine_mpy(sources=None, march=None):
 
 def heap_held(files=None):
     """{step: bytes held after it} (see _HELD_STEPS) with the engine as .mpy files, plus "where": the
-    emulated Pico (official rp2 firmware) when Node and the UF2 are here, else the webassembly port."""
+    emulated Pico (official rp2 firmware) when Node and the UF2 are here, else the webassembly port, and
+    "files": the .mpy files it ran."""
     from tools.rp2040 import uf2_problem
     from tools.upy import node_available
 
@@ -266,6 +267,7 @@ def heap_held(files=None):
                 pico.exec(code)
                 out[name] = int(pico.exec("gc.collect()\nprint(gc.mem_alloc())").split()[-1])
         out["where"] = "RPI_PICO v1.27.0, emulated RP2040"
+        out["files"] = files
         return out
     from tools.upy import Session
 
@@ -275,6 +277,7 @@ def heap_held(files=None):
             s.exec(code)
             out[name] = int(s.exec("gc.collect()\nprint(gc.mem_alloc())").split()[-1])
     out["where"] = "webassembly port (no emulated Pico here)"
+    out["files"] = files
     return out
 
 
@@ -332,8 +335,7 @@ def figures(sample=SAMPLE):
                 "bot %s: heap allocated during a move, worst (official port)" % level,
                 "%d bytes; target 0: %s" % (heap[level], "ok" if heap[level] == 0 else "OVER"),
             ))
-        files = engine_mpy()  # (the bytecode split below; heap_held compiles as deploy does for its runtime)
-        h = heap_held()
+        h = heap_held()  # (compiled as deploy does for where it runs: the code split below reads the same files)
         held = h["hard"] - h["engine"]
         rows.append((
             "bot heap held (%s, .mpy, gc.mem_alloc): module / + first hard Bot / + another Bot" % h["where"],
@@ -343,16 +345,16 @@ def figures(sample=SAMPLE):
         ))
         # The RPI_PICO build has no ROMFS (MICROPY_HW_ROMFS_BYTES 0), so an imported .mpy's bytecode
         # is copied into the heap; in a ROMFS or frozen build it stays in flash. The aim is on the data.
-        split = bot_bytecode(files)
+        split = bot_bytecode(h["files"])
         bc = sum(split.values())
         rows.append((
-            "bot heap held: of it the functions' bytecode (engine/bot/*.mpy) / the bot's data (the rest)",
-            "%.1f KB / %.1f KB, data target <= %d KB: %s (the bytecode stays in flash only where code can run "
-            "from it: ROMFS, frozen)" % (bc / 1024.0, (held - bc) / 1024.0, HEAP_TARGET // 1024,
+            "bot heap held: of it the functions' code (engine/bot/*.mpy: bytecode; viper's machine code) / the bot's data (the rest)",
+            "%.1f KB / %.1f KB, data target <= %d KB: %s (the code stays in flash only where it can run from "
+            "there: ROMFS, frozen)" % (bc / 1024.0, (held - bc) / 1024.0, HEAP_TARGET // 1024,
                                          "ok" if held - bc <= HEAP_TARGET else "OVER"),
         ))
         rows.append((
-            "bot bytecode held per module of engine/bot (%d modules)" % len(split),
+            "bot code held per module of engine/bot (%d modules)" % len(split),
             ", ".join("%s %.1f KB" % (m, n / 1024.0) for m, n in sorted(split.items(), key=lambda x: -x[1])),
         ))
     else:

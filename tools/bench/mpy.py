@@ -1,4 +1,4 @@
-"""What a compiled .mpy holds, read per MicroPython's version-6 format (py/persistentcode.c): each function's bytecode, which a port without ROMFS copies into its heap."""
+"""What a compiled .mpy holds, read per MicroPython's version-6 format (py/persistentcode.c): each function's bytecode or machine code, which a port without ROMFS copies into its heap."""
 
 _MPY_VERSION = 6
 _FLAGS_PRESENT = 0x40  # feature byte: architecture flags follow the header
@@ -6,11 +6,14 @@ _OBJ_TUPLE = 10
 _OBJ_STR = 5
 _OBJ_BYTES = 6
 _OBJ_CONST = (0, 1, 2, 3, 4)  # fun table, None, False, True, Ellipsis: the type byte alone
-_KIND_BYTECODE = 0  # kind_len & 3 (native code has other kinds)
+_KIND_BYTECODE = 0  # kind_len & 3
+_KIND_NATIVE = 1  # @micropython.native: a bytecode-like prelude inside the machine code
+_KIND_ASM = 3  # (2: viper)
+_NATMOD_FLAGS = 0x70  # viper scope flags for relocations, rodata, bss: only a native module (mpy_ld) has them
 
 
 class MpyError(ValueError):
-    """Not a bytecode .mpy of version 6, or cut short."""
+    """Not a .mpy of version 6 that mpy-cross wrote, or cut short."""
 
 
 class _Reader:
@@ -75,12 +78,13 @@ def _simple_name(fun_data, qstrs):
 
 
 def functions(data):
-    """[(name, bytecode bytes, depth)] of every function in the .mpy bytes `data`, in file order
+    """[(name, code bytes, depth)] of every function in the .mpy bytes `data`, in file order
     (each followed by the functions defined in it, one deeper): the module's own code first, depth 0.
+    Code bytes are bytecode, or machine code (-march): viper functions are named "machine code".
 
     Names that are MicroPython's static qstrs (such as __init__) are not in
     the file: they read "static:N". MpyError for anything else than a
-    complete version-6 bytecode file.
+    complete version-6 file as mpy-cross writes it.
     """
     r = _Reader(data)
     head = r.take(4)
@@ -106,10 +110,20 @@ def functions(data):
 
     def raw_code(depth):
         kind_len = r.uint()
-        if kind_len & 3 != _KIND_BYTECODE:
-            raise MpyError("native code in the .mpy: only bytecode is read here")
+        kind = kind_len & 3
         fun = r.take(kind_len >> 3)
-        out.append((_simple_name(fun, qstrs), len(fun), depth))
+        if kind == _KIND_BYTECODE:
+            name = _simple_name(fun, qstrs)
+        elif kind == _KIND_NATIVE:
+            name = _simple_name(fun[r.uint():], qstrs)  # (the prelude's offset)
+        else:
+            name = "machine code"  # viper and asm functions carry no name
+            if r.uint() & _NATMOD_FLAGS:
+                raise MpyError("a native module's machine code (relocations, rodata or bss): not read here")
+            if kind == _KIND_ASM:
+                r.uint()
+                r.uint()
+        out.append((name, len(fun), depth))
         if (kind_len >> 2) & 1:
             for _ in range(r.uint()):
                 raw_code(depth + 1)
@@ -121,7 +135,7 @@ def functions(data):
 
 
 def held_bytecode(data, classes=(), freed=()):
-    """Bytes of heap a port without ROMFS spends on bytecode once the module has run, each function
+    """Bytes of heap a port without ROMFS spends on code (bytecode, machine code) once the module has run, each function
     rounded up to MicroPython's 16-byte GC blocks. Code that runs once is garbage then and not
     counted: the module's top level, the bodies of `classes` (their methods are counted), anonymous
     functions (lambdas, comprehensions: kept only if a module stores one, which this project's do
