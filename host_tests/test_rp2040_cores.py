@@ -301,3 +301,76 @@ def test_the_pico_runs_the_machine_code_and_plays_the_hosts_moves(pico):
                 g.play(x, y)
             host.append(Bot(lv, 5).choose(g, c))
     assert guest_json(pico, code % (ps,)) == host
+
+
+
+# The clamp test and the deeper answer's final solve, run by the same code on the Pico (machine code) and on the
+# host (bytecode): every empty cell of three positions as the newcomer of either side, alone and beside a second
+# newcomer; Deepen's whole solve (3000 iterations, its batches, the row it draws) on matrices with ties.
+_CLAMPS_FP = """
+from array import array
+from engine import Game, PAD
+from engine.bot import Bot, solve
+from engine.bot.deepen import Deepen
+def main(P, M):
+    out = []
+    b = Bot("hard", 1)
+    g = Game()
+    bd = b._w.bd
+    for turns in P:
+        g.reset()
+        for x, y in turns:
+            g.play(x, y)
+        g.copy_padded(bd)
+        bits = []
+        for i in range(81):
+            p = PAD[i]
+            if bd[p]:
+                continue
+            for who in (1, 2):
+                for q in (-1, PAD[(i * 7 + 3) % 81], PAD[(i + 10) % 81]):
+                    if q != p and (q < 0 or not bd[q]):
+                        bits.append(1 if solve._clamps(b, p, who, q) else 0)
+        out.append(bits)
+    d = Deepen(b)
+    w = b._w
+    for m, n, nc in M:
+        d.m = array("i", m)
+        d.rows = bytearray(range(40, 40 + n))
+        d.n = n
+        d.nc = nc
+        d.root = g
+        d.child.reseed(n * 100 + nc)
+        d._begin_solve()
+        while d._ph != 4:
+            d._solve()
+        out.append([d._res, d._fi, d._it] + [w.racc[k] for k in range(n)] + [w.cacc[k] for k in range(nc)]
+                   + [w.rcnt[k] for k in range(n)])
+    return out
+"""
+
+
+def test_the_machine_code_clamp_test_and_deeper_solve_are_the_bytecodes(pico):
+    import random
+
+    from tools.bench.rp2040 import position_turns
+
+    turns = position_turns()
+    ps = [turns[k] for k in (300, 700, 1100)]
+    rnd = random.Random(7)
+    ms = []
+    for n, nc in ((4, 10), (3, 6), (2, 1), (4, 7)):
+        m = [0] * 40
+        for i in range(n):
+            for j in range(nc):
+                m[i * 10 + j] = rnd.choice((rnd.randint(-30004, 30004), rnd.randint(-60, 60), rnd.randint(-3, 3), 0))
+        ms.append((m, n, nc))
+    assert guest_json(pico, "import json\nfrom engine.bot import evaluate, solve, deepen\n"
+                            "v = evaluate._viper\nprint('@J', json.dumps([solve._clamps is v.clamps, "
+                            "deepen._run is v.fp_fixed]))") == [True, True]
+    scope = {}
+    exec(_CLAMPS_FP, scope)  # the host: the bytecode of both
+    want = scope["main"](ps, ms)
+    assert all(sum(bits) for bits in want[:3])  # clamps among them
+    got = guest_json(pico, _CLAMPS_FP + "import json\nprint('@J', json.dumps(main(%r, %r)))" % (ps, ms))
+    assert got == want

@@ -4,7 +4,8 @@ from engine import PAD
 from engine.bot.evaluate import DIRS, ORDER, cell_delta, quiet, rescore, rough
 from engine.bot import evaluate
 
-# fp's loop as machine code where evaluate found viper (engine/bot/viper.py; its state travels in _FS)
+# fp's loop as machine code where evaluate found viper (engine/bot/viper.py; its state travels in _FS);
+# _clamps too (replaced below its bytecode)
 _batch = None
 _FS = None
 if evaluate._viper is not None:
@@ -588,6 +589,10 @@ def _clamps(b, pn, who, pother):
     if pother >= 0:
         bd[pother] = 0
     return hit
+
+
+if evaluate._viper is not None:
+    _clamps = evaluate._viper.clamps  # the same test as machine code (engine/bot/viper.py)
 
 
 # --- the pick: phase PICK ------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The bot's two hottest loops as machine code (MicroPython's viper emitter): the line walk and a batch of fictitious play, the same results as evaluate.walk and solve.fp's loop; only where the port compiles viper."""
+"""The bot's hottest loops as machine code (MicroPython's viper emitter): the line walk, batches of fictitious play and the clamp test, the same results as evaluate.walk, solve.fp's loop, deepen.Deepen._solve's and solve._clamps; only where the port compiles viper."""
 # Imported inside a try by evaluate.py and solve.py: CPython has no `micropython` module, the webassembly
 # port and CircuitPython refuse the decorator (SyntaxError), and a deploy that compiles bytecode only
 # leaves this file out (tools/devicefiles.py, MACHINE_CODE); the bytecode stays in use there. Same results:
@@ -142,3 +142,80 @@ def fp_batch(w, s) -> int:
     st[1] = it
     st[6] = gap
     return gap
+
+
+@micropython.viper
+def fp_fixed(w, m_o, s) -> int:
+    """deepen.Deepen._solve's iterations from s[1] up to s[2] (no stop on the gap), on the matrix m_o (an
+    array("i"), stride 10) with s[3] rows and s[4] columns, in w's running sums and counts, playing row s[0]
+    next; writes back the row (s[0]) and the iterations done (s[1]); returns them."""
+    m = ptr32(m_o)
+    racc = ptr32(w.racc)
+    cacc = ptr32(w.cacc)
+    rcnt = ptr32(w.rcnt)
+    st = ptr32(s)
+    i = st[0]
+    it = st[1]
+    stop = st[2]
+    kr = st[3]
+    kc = st[4]
+    while it < stop:
+        rcnt[i] += 1
+        q = i * 10
+        j = 0
+        lo = 0x3FFFFFFF
+        jj = 0
+        while jj < kc:
+            x = cacc[jj] + m[q + jj]
+            cacc[jj] = x
+            if x < lo:
+                lo = x
+                j = jj
+            jj += 1
+        q = j
+        hi = -0x3FFFFFFF
+        ii = 0
+        while ii < kr:
+            x = racc[ii] + m[q]
+            racc[ii] = x
+            if x > hi:
+                hi = x
+                i = ii
+            q += 10
+            ii += 1
+        it += 1
+    st[0] = i
+    st[1] = it
+    return it
+
+
+_DIRS = b"\x01\x02\x0d\x18\x17\x16\x0b\x00"  # evaluate.DIRS + 12: the 8 clamp directions in padded space
+
+
+@micropython.viper
+def clamps(b, pn_o, who_o, po_o) -> bool:
+    """solve._clamps (its docstring says what it tests), as machine code."""
+    bd = ptr8(b._w.bd)
+    dirs = ptr8(_DIRS)
+    pn = int(pn_o)
+    who = int(who_o)
+    po = int(po_o)
+    opp = 3 - who
+    bd[pn] = who
+    if po >= 0:
+        bd[po] = opp
+    hit = False
+    n = 0
+    while n < 8:
+        dd = int(dirs[n]) - 12
+        x = bd[pn + dd]
+        if x == opp or x == 3:
+            y = bd[pn + dd + dd]
+            if (y == opp or y == 3) and bd[pn + 3 * dd] == who:
+                hit = True
+                break
+        n += 1
+    bd[pn] = 0
+    if po >= 0:
+        bd[po] = 0
+    return hit
