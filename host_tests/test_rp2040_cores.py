@@ -303,7 +303,6 @@ def test_the_pico_runs_the_machine_code_and_plays_the_hosts_moves(pico):
     assert guest_json(pico, code % (ps,)) == host
 
 
-
 # The clamp test and the deeper answer's final solve, run by the same code on the Pico (machine code) and on the
 # host (bytecode): every empty cell of three positions as the newcomer of either side, alone and beside a second
 # newcomer; Deepen's whole solve (3000 iterations, its batches, the row it draws) on matrices with ties.

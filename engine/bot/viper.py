@@ -1,9 +1,10 @@
 """The bot's hottest loops as machine code (MicroPython's viper emitter): the line walk, batches of fictitious play and the clamp test, the same results as evaluate.walk, solve.fp's loop, deepen.Deepen._solve's and solve._clamps; only where the port compiles viper."""
-# Imported inside a try by evaluate.py and solve.py: CPython has no `micropython` module, the webassembly
-# port and CircuitPython refuse the decorator (SyntaxError), and a deploy that compiles bytecode only
-# leaves this file out (tools/devicefiles.py, MACHINE_CODE); the bytecode stays in use there. Same results:
-# host_tests/test_rp2040_cores.py on the emulated Pico; what it saves: python -m tools.bench --only rp2040.
-# Viper ints are machine words: every value here stays far inside 32 bits, as in the bytecode.
+# Imported inside a try by evaluate.py (solve.py and deepen.py take it from there): CPython has no
+# `micropython` module, the webassembly port and CircuitPython refuse the decorator (SyntaxError), and a
+# deploy that compiles bytecode only leaves this file out (tools/devicefiles.py, MACHINE_CODE); the bytecode
+# stays in use there. Same results: host_tests/test_rp2040_cores.py on the emulated Pico; what it saves:
+# python -m tools.bench --only rp2040. Viper ints are machine words: every value here stays far inside
+# 32 bits, as in the bytecode.
 import micropython
 
 _LS = None  # evaluate's tables, handed over by walker() (this module imports nothing of the bot's:
@@ -148,7 +149,7 @@ def fp_batch(w, s) -> int:
 def fp_fixed(w, m_o, s) -> int:
     """deepen.Deepen._solve's iterations from s[1] up to s[2] (no stop on the gap), on the matrix m_o (an
     array("i"), stride 10) with s[3] rows and s[4] columns, in w's running sums and counts, playing row s[0]
-    next; writes back the row (s[0]) and the iterations done (s[1]); returns them."""
+    next; writes back the row (s[0]) and the iterations done (s[1]); returns the iterations done."""
     m = ptr32(m_o)
     racc = ptr32(w.racc)
     cacc = ptr32(w.cacc)
