@@ -366,7 +366,7 @@ def test_the_machine_code_clamp_test_and_deeper_solve_are_the_bytecodes(pico):
         ms.append((m, n, nc))
     assert guest_json(pico, "import json\nfrom engine.bot import evaluate, solve, deepen\n"
                             "v = evaluate._viper\nprint('@J', json.dumps([solve._clamps is v.clamps, "
-                            "deepen._run is v.fp_fixed]))") == [True, True]
+                            "deepen._run is v.fp_batch]))") == [True, True]
     scope = {}
     exec(_CLAMPS_FP, scope)  # the host: the bytecode of both
     want = scope["main"](ps, ms)

@@ -4,9 +4,9 @@ from array import array
 from engine._compat import const, heap_lock, heap_unlock
 from engine.bot import Bot, evaluate
 
-# The final solve's loop as machine code where evaluate found viper (engine/bot/viper.py, fp_fixed); its state
-# travels in Deepen._s. Elsewhere the bytecode loop in _solve runs.
-_run = evaluate._viper.fp_fixed if evaluate._viper is not None else None
+# The final solve's loop as machine code where evaluate found viper (engine/bot/viper.py, fp_batch, with no stop
+# on the gap); its state travels in Deepen._s. Elsewhere the bytecode loop in _solve runs.
+_run = evaluate._viper.fp_batch if evaluate._viper is not None else None
 
 _ONGOING = const(0)  # the engine's value (test_bot checks it)
 _MAXK = const(10)  # most candidates per side; the matrix's row stride (tables.py)
@@ -67,8 +67,8 @@ class Deepen:
         self._res = -1  # bot's own answer from begin(), the deeper one once _D_DONE
         self._it = 0  # fictitious play: iterations done ...
         self._fi = 0  # ... and the row it plays next
-        # the machine code's state (row, iterations, stop, rows, columns: viper.fp_fixed), where it runs
-        self._s = array("i", bytes(20)) if _run is not None else None
+        # the machine code's state (row, iterations, stop, rows, columns, -1: no gap stop, gap: viper.fp_batch)
+        self._s = array("i", bytes(28)) if _run is not None else None
 
     def begin(self, game, color):
         """Read bot's finished move (its answer, matrix and fictitious-play counts) for `color` in `game`, the
@@ -209,7 +209,7 @@ class Deepen:
         # _D_BATCH iterations of alternating fictitious play, ITERS in all; then a row drawn by how often it
         # was played. The iteration is solve.fp's, written again: that one is the bot's hot loop, with a stop
         # on the duality gap and rows left out that this solve must not have (the prototype measured none).
-        # As machine code where the port compiles viper (viper.fp_fixed, the same iterations), else the loop here.
+        # As machine code where the port compiles viper (viper.fp_batch, the same iterations), else the loop here.
         b = self.bot
         w = b._w
         m = self.m
@@ -230,6 +230,7 @@ class Deepen:
             s[2] = stop
             s[3] = n
             s[4] = nc
+            s[5] = -1
             _run(w, m, s)
             i = s[0]
             it = s[1]

@@ -274,7 +274,7 @@ def fp(b, left, first):
             s[1] = it
             s[2] = stop
             s[6] = gap
-            gap = _batch(w, s)
+            gap = _batch(w, m, s)
             i = s[0]
             it = s[1]
         else:

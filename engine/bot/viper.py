@@ -1,4 +1,4 @@
-"""The bot's hottest loops as machine code (MicroPython's viper emitter): the line walk, batches of fictitious play and the clamp test, the same results as evaluate.walk, solve.fp's loop, deepen.Deepen._solve's and solve._clamps; only where the port compiles viper."""
+"""The bot's hottest loops as machine code (MicroPython's viper emitter): the line walk, batches of fictitious play and the clamp test, the same results as evaluate.walk, the loops of solve.fp and deepen.Deepen._solve, and solve._clamps; only where the port compiles viper."""
 # Imported inside a try by evaluate.py (solve.py and deepen.py take it from there): CPython has no
 # `micropython` module, the webassembly port and CircuitPython refuse the decorator (SyntaxError), and a
 # deploy that compiles bytecode only leaves this file out (tools/devicefiles.py, MACHINE_CODE); the bytecode
@@ -95,11 +95,12 @@ def walk(b, li_o, heur_o) -> int:
 
 
 @micropython.viper
-def fp_batch(w, s) -> int:
-    """solve.fp's iterations from s[1] up to s[2] (or until the duality gap is at most s[5] per iteration), on
-    w's matrix (stride 10) with s[3] rows and s[4] columns, playing row s[0] next; writes back the row (s[0])
-    and the iterations done (s[1]); returns the last gap (s[6] if none ran)."""
-    m = ptr32(w.m)
+def fp_batch(w, m_o, s) -> int:
+    """Fictitious play's iterations from s[1] up to s[2] on the matrix m_o (an array("i"), stride 10) with s[3]
+    rows and s[4] columns, in w's running sums and counts, playing row s[0] next; stopping early once the
+    duality gap is at most s[5] per iteration (solve.fp's loop), or never if s[5] < 0 (deepen.Deepen._solve's);
+    writes back the row (s[0]), the iterations done (s[1]) and the last gap (s[6], kept if none ran), returned."""
+    m = ptr32(m_o)
     racc = ptr32(w.racc)
     cacc = ptr32(w.cacc)
     rcnt = ptr32(w.rcnt)
@@ -137,57 +138,12 @@ def fp_batch(w, s) -> int:
             ii += 1
         it += 1
         gap = hi - lo
-        if gap <= limit * it:
+        if limit >= 0 and gap <= limit * it:
             break
     st[0] = i
     st[1] = it
     st[6] = gap
     return gap
-
-
-@micropython.viper
-def fp_fixed(w, m_o, s) -> int:
-    """deepen.Deepen._solve's iterations from s[1] up to s[2] (no stop on the gap), on the matrix m_o (an
-    array("i"), stride 10) with s[3] rows and s[4] columns, in w's running sums and counts, playing row s[0]
-    next; writes back the row (s[0]) and the iterations done (s[1]); returns the iterations done."""
-    m = ptr32(m_o)
-    racc = ptr32(w.racc)
-    cacc = ptr32(w.cacc)
-    rcnt = ptr32(w.rcnt)
-    st = ptr32(s)
-    i = st[0]
-    it = st[1]
-    stop = st[2]
-    kr = st[3]
-    kc = st[4]
-    while it < stop:
-        rcnt[i] += 1
-        q = i * 10
-        j = 0
-        lo = 0x3FFFFFFF
-        jj = 0
-        while jj < kc:
-            x = cacc[jj] + m[q + jj]
-            cacc[jj] = x
-            if x < lo:
-                lo = x
-                j = jj
-            jj += 1
-        q = j
-        hi = -0x3FFFFFFF
-        ii = 0
-        while ii < kr:
-            x = racc[ii] + m[q]
-            racc[ii] = x
-            if x > hi:
-                hi = x
-                i = ii
-            q += 10
-            ii += 1
-        it += 1
-    st[0] = i
-    st[1] = it
-    return it
 
 
 _DIRS = b"\x01\x02\x0d\x18\x17\x16\x0b\x00"  # evaluate.DIRS + 12: the 8 clamp directions in padded space
