@@ -96,3 +96,26 @@ def record(cfg, script, mark_after, mode="2p"):
 
 def window(items, t0, t1):
     return [f for f in items if t0 <= f[0] <= t1]
+
+
+# Every level's move (Bot(level, 5)) in each position, as the guest computes it: the code prints them after '@J'.
+_LEVEL_MOVES = ("import json\nfrom engine import Game\nfrom engine.bot import Bot\nout = []\n"
+                "for lv in ('easy', 'medium', 'hard'):\n"
+                "    for turns, c in %r:\n        g = Game()\n        for x, y in turns:\n            g.play(x, y)\n"
+                "        out.append(Bot(lv, 5).choose(g, c))\nprint('@J', json.dumps(out))")
+
+
+def level_moves(positions):
+    """(the guest's code, the host's cells): easy's, medium's and hard's move (seed 5) in each of `positions`
+    ([(turns, side to move)]), for a board's answers to be compared with CPython's."""
+    from engine import Game
+    from engine.bot import Bot
+
+    host = []
+    for lv in ("easy", "medium", "hard"):
+        for t, c in positions:
+            g = Game()
+            for x, y in t:
+                g.play(x, y)
+            host.append(Bot(lv, 5).choose(g, c))
+    return _LEVEL_MOVES % (positions,), host

@@ -8,7 +8,7 @@ import pytest
 
 from engine import Game, ONGOING, parse_square
 from firmware.entry import keys_for
-from firmware_helpers import Cfg, need_firmware_build
+from firmware_helpers import Cfg, level_moves, need_firmware_build
 from tools import ROOT
 from tools.firmware import FirmwareError, differs, frozen_game, game_files, output_name, toolchain_problem
 from tools.firmware import builder, marker, uf2
@@ -236,10 +236,9 @@ def test_boots_the_game_with_a_blank_filesystem_and_says_it_is_frozen(fresh, pic
 
 def test_the_frozen_bot_runs_its_machine_code_word_aligned_and_plays_the_hosts_moves(fresh, pico_uf2):
     # Before: the machine code was left out; frozen in by MicroPython's own mpy-tool.py it lay at 2 mod 4 and
-    # read wrong constants: hard chose other cells than the host (docs/records/2026-12-07-frozen-viper.md)
+    # read wrong constants: hard chose other cells than the host (docs/records/2026-12-07-frozen-viper/README.md)
     from tools.bench.rp2040 import position_turns
     from tools.rp2040.probe import guest_json
-    from engine.bot import Bot
 
     gcc = shutil.which("arm-none-eabi-gcc")
     nm = subprocess.run([gcc[:-len("gcc")] + "nm", str(pico_uf2.work / "build" / "firmware.elf")],
@@ -252,19 +251,8 @@ def test_the_frozen_bot_runs_its_machine_code_word_aligned_and_plays_the_hosts_m
     assert guest_json(fresh, "import json\nfrom engine.bot import evaluate, solve\n"
                              "print('@J', json.dumps([evaluate.EMITTER, solve._batch is not None]))") == ["viper", True]
     turns = position_turns()
-    ps = [(turns[k], 1 + k % 2) for k in (0, 150, 500, 900)]
-    host = []
-    for lv in ("easy", "medium", "hard"):
-        for t, c in ps:
-            g = Game()
-            for x, y in t:
-                g.play(x, y)
-            host.append(Bot(lv, 5).choose(g, c))
-    code = ("import json\nfrom engine import Game\nfrom engine.bot import Bot\nout = []\n"
-            "for lv in ('easy', 'medium', 'hard'):\n"
-            "    for turns, c in %r:\n        g = Game()\n        for x, y in turns:\n            g.play(x, y)\n"
-            "        out.append(Bot(lv, 5).choose(g, c))\nprint('@J', json.dumps(out))")
-    assert guest_json(fresh, code % (ps,)) == host
+    code, host = level_moves([(turns[k], 1 + k % 2) for k in (0, 150, 500, 900)])
+    assert guest_json(fresh, code) == host
 
 
 def test_the_stock_firmware_has_no_marker(needs_uf2):

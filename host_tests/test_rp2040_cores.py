@@ -7,6 +7,7 @@ from engine import Game, WHITE, parse_square
 from engine.bot import Bot
 from tools.rp2040 import Pico
 from tools.rp2040.probe import exec_fresh, guest_json, run_app
+from firmware_helpers import level_moves
 
 pytestmark = pytest.mark.usefixtures("needs_uf2")
 
@@ -288,19 +289,8 @@ def test_the_pico_runs_the_machine_code_and_plays_the_hosts_moves(pico):
     assert [(m[0], m[1]) for m in r["moves"]] == [tuple(h) for h in r["host"]]
     assert all(m[3] == 0 for m in r["moves"])  # nothing allocated
     # every level's move (easy's Work has no threat table; medium reads none): the host's cells
-    code = ("import json\nfrom engine import Game\nfrom engine.bot import Bot\nout = []\n"
-            "for lv in ('easy', 'medium', 'hard'):\n"
-            "    for turns, c in %r:\n        g = Game()\n        for x, y in turns:\n            g.play(x, y)\n"
-            "        out.append(Bot(lv, 5).choose(g, c))\nprint('@J', json.dumps(out))")
-    ps = [(turns[k], 1 + k % 2) for k in (150, 500, 900)]
-    host = []
-    for lv in ("easy", "medium", "hard"):
-        for t, c in ps:
-            g = Game()
-            for x, y in t:
-                g.play(x, y)
-            host.append(Bot(lv, 5).choose(g, c))
-    assert guest_json(pico, code % (ps,)) == host
+    code, host = level_moves([(turns[k], 1 + k % 2) for k in (150, 500, 900)])
+    assert guest_json(pico, code) == host
 
 
 # The clamp test and the deeper answer's final solve, run by the same code on the Pico (machine code) and on the

@@ -62,7 +62,7 @@ _MPY_TOOL_1_27 = """        # Allow single-byte alignment by default for x86/x64
 
 def test_the_frozen_firmware_freezes_the_machine_code_only_from_a_micropython_that_aligns_it(tmp_path):
     # Before: the machine code was always left out of the frozen firmware (frozen in at 2 mod 4, viper read
-    # wrong constants: docs/records/2026-12-07-frozen-viper.md). The tarball's copy gets the alignment; a
+    # wrong constants: docs/records/2026-12-07-frozen-viper/README.md). The tarball's copy gets the alignment; a
     # maker's own checkout without it freezes the bytecode, and a board running that is no different game.
     from tools.firmware import FirmwareError, builder, differs, marker
 

@@ -30,7 +30,7 @@ FAST_CMAKE = ROOT / "tools" / "firmware" / "fast.cmake"
 # too, August 2026): it places frozen Thumb-1 code (armv6m, what the rp2 port freezes for) 2-byte aligned, but the
 # emitter loads 32-bit constants PC-relative as if it were 4-byte aligned, so at an address 2 mod 4 viper reads
 # the wrong constants (fictitious play chose other moves). The unpacked tarball gets the fix; a maker's own
-# checkout without it freezes the bytecode (docs/records/2026-12-07-frozen-viper.md).
+# checkout without it freezes the bytecode (docs/records/2026-12-07-frozen-viper/README.md).
 _THUMB1_WORD = re.compile(r"if config\.native_arch in \(\s*MP_NATIVE_ARCH_ARMV6,\s*(MP_NATIVE_ARCH_ARMV6M,\s*)?"
                           r"MP_NATIVE_ARCH_XTENSA,")
 
@@ -177,8 +177,8 @@ def align_thumb1(src):
         raise FirmwareError("%s is not the mpy-tool.py of MicroPython v%s (its alignment of frozen machine code "
                             "was not found)" % (path, MICROPYTHON_VERSION))
     if not m.group(1):
-        path.write_text(text[:m.start()] + m.group(0).replace("MP_NATIVE_ARCH_ARMV6,", "MP_NATIVE_ARCH_ARMV6, MP_NATIVE_ARCH_ARMV6M,")
-                        + text[m.end():], encoding="utf-8")
+        fixed = m.group(0).replace("MP_NATIVE_ARCH_ARMV6,", "MP_NATIVE_ARCH_ARMV6, MP_NATIVE_ARCH_ARMV6M,")
+        path.write_text(text[:m.start()] + fixed + text[m.end():], encoding="utf-8")
 
 
 def check_machine_code(elf):
