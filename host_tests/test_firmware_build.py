@@ -249,7 +249,7 @@ def test_the_frozen_bot_runs_its_machine_code_word_aligned_and_plays_the_hosts_m
     builder.check_machine_code(pico_uf2.work / "build" / "firmware.elf")
     fresh.wait_frames(1)
     assert guest_json(fresh, "import json\nfrom engine.bot import evaluate, solve\n"
-                             "print('@J', json.dumps([evaluate.EMITTER, solve._batch is not None]))") == ["viper", True]
+                             "print('@J', json.dumps([evaluate.EMITTER, solve.fp_batch is evaluate._viper.fp_batch]))") == ["viper", True]
     turns = position_turns()
     code, host = level_moves([(turns[k], 1 + k % 2) for k in (0, 150, 500, 900)])
     assert guest_json(fresh, code) == host

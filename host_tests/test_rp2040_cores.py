@@ -283,7 +283,7 @@ def test_the_pico_runs_the_machine_code_and_plays_the_hosts_moves(pico):
     from tools.rp2040.probe import guest_json
 
     assert guest_json(pico, "import json\nfrom engine.bot import evaluate, solve\n"
-                            "print('@J', json.dumps([evaluate.EMITTER, solve._batch is not None]))") == ["viper", True]
+                            "print('@J', json.dumps([evaluate.EMITTER, solve.fp_batch is evaluate._viper.fp_batch]))") == ["viper", True]
     turns = position_turns()
     r = deep_runs(pico, [(turns[k], 1 + k % 2) for k in (150, 500, 900)])
     assert [(m[0], m[1]) for m in r["moves"]] == [tuple(h) for h in r["host"]]
@@ -356,7 +356,7 @@ def test_the_machine_code_clamp_test_and_deeper_solve_are_the_bytecodes(pico):
         ms.append((m, n, nc))
     assert guest_json(pico, "import json\nfrom engine.bot import evaluate, solve, deepen\n"
                             "v = evaluate._viper\nprint('@J', json.dumps([solve._clamps is v.clamps, "
-                            "deepen._run is v.fp_batch]))") == [True, True]
+                            "solve.fp_batch is v.fp_batch]))") == [True, True]
     scope = {}
     exec(_CLAMPS_FP, scope)  # the host: the bytecode of both
     want = scope["main"](ps, ms)

@@ -2,11 +2,7 @@
 from array import array
 
 from engine._compat import const, heap_lock, heap_unlock
-from engine.bot import Bot, evaluate
-
-# The final solve's loop as machine code where evaluate found viper (engine/bot/viper.py, fp_batch, with no stop
-# on the gap); its state travels in Deepen._s. Elsewhere the bytecode loop in _solve runs.
-_run = evaluate._viper.fp_batch if evaluate._viper is not None else None
+from engine.bot import Bot, solve
 
 _ONGOING = const(0)  # the engine's value (test_bot checks it)
 _MAXK = const(10)  # most candidates per side; the matrix's row stride (tables.py)
@@ -67,8 +63,8 @@ class Deepen:
         self._res = -1  # bot's own answer from begin(), the deeper one once _D_DONE
         self._it = 0  # fictitious play: iterations done ...
         self._fi = 0  # ... and the row it plays next
-        # the machine code's state (row, iterations, stop, rows, columns, -1: no gap stop, gap: viper.fp_batch)
-        self._s = array("i", bytes(28)) if _run is not None else None
+        # the final solve's state for solve.fp_batch (row, iterations, stop, rows, columns, -1: no gap stop, gap)
+        self._s = array("i", bytes(28))
 
     def begin(self, game, color):
         """Read bot's finished move (its answer, matrix and fictitious-play counts) for `color` in `game`, the
@@ -206,54 +202,26 @@ class Deepen:
         self._ph = _D_FP
 
     def _solve(self):
-        # _D_BATCH iterations of alternating fictitious play, ITERS in all; then a row drawn by how often it
-        # was played. The iteration is solve.fp's, written again: that one is the bot's hot loop, with a stop
-        # on the duality gap and rows left out that this solve must not have (the prototype measured none).
-        # As machine code where the port compiles viper (viper.fp_batch, the same iterations), else the loop here.
+        # _D_BATCH iterations of alternating fictitious play, ITERS in all (solve.fp_batch, with no stop on the
+        # duality gap: the prototype measured none), then a row drawn by how often it was played.
         b = self.bot
         w = b._w
-        m = self.m
-        racc = w.racc
-        cacc = w.cacc
         rcnt = w.rcnt
         n = self.n
-        nc = self.nc
-        i = self._fi
         it = self._it
         stop = it + _D_BATCH
         if stop > ITERS:
             stop = ITERS
-        if _run is not None:
-            s = self._s
-            s[0] = i
-            s[1] = it
-            s[2] = stop
-            s[3] = n
-            s[4] = nc
-            s[5] = -1
-            _run(w, m, s)
-            i = s[0]
-            it = s[1]
-        else:
-            while it < stop:
-                rcnt[i] += 1
-                q = i * _MAXK
-                j = 0
-                lo = 0x3FFFFFFF
-                for jj in range(nc):
-                    x = cacc[jj] + m[q + jj]
-                    cacc[jj] = x
-                    if x < lo:
-                        lo = x
-                        j = jj
-                hi = -0x3FFFFFFF
-                for ii in range(n):
-                    x = racc[ii] + m[ii * _MAXK + j]
-                    racc[ii] = x
-                    if x > hi:
-                        hi = x
-                        i = ii
-                it += 1
+        s = self._s
+        s[0] = self._fi
+        s[1] = it
+        s[2] = stop
+        s[3] = n
+        s[4] = self.nc
+        s[5] = -1
+        solve.fp_batch(w, self.m, s)
+        i = s[0]
+        it = s[1]
         self._fi = i
         self._it = it
         if it < ITERS:

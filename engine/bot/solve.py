@@ -4,15 +4,7 @@ from engine import PAD
 from engine.bot.evaluate import DIRS, ORDER, cell_delta, quiet, rescore, rough
 from engine.bot import evaluate
 
-# fp's loop as machine code where evaluate found viper (engine/bot/viper.py; its state travels in _FS);
-# _clamps too (replaced below its bytecode)
-_batch = None
-_FS = None
-if evaluate._viper is not None:
-    from array import array as _array
-
-    _batch = evaluate._viper.fp_batch
-    _FS = _array("i", bytes(28))  # row, iterations, stop, rows, columns, gap bound, gap (viper.fp_batch)
+from array import array as _array
 
 _BLACK = const(1)  # the engine's values (test_bot checks them)
 _ONGOING = const(0)
@@ -220,6 +212,57 @@ def _safe_rows(b):
     return i
 
 
+
+def fp_batch(w, m, s):
+    """Fictitious play's iterations from s[1] up to s[2] on the matrix m (stride _MAXK) with s[3] rows and s[4]
+    columns, in w's running sums and counts, playing row s[0] next; stopping early once the duality gap is at
+    most s[5] per iteration (fp), or never if s[5] < 0 (deepen.Deepen's final solve); writes back the row
+    (s[0]), the iterations done (s[1]) and the last gap (s[6], kept if none ran), returned. The bot's hot loop:
+    machine code where evaluate found viper (engine/bot/viper.py, the same contract), this bytecode elsewhere."""
+    racc = w.racc
+    cacc = w.cacc
+    rcnt = w.rcnt
+    i = s[0]
+    it = s[1]
+    stop = s[2]
+    kr = s[3]
+    kc = s[4]
+    limit = s[5]
+    gap = s[6]
+    while it < stop:
+        rcnt[i] += 1
+        q = i * _MAXK
+        j = 0
+        lo = 0x3FFFFFFF
+        for jj in range(kc):
+            x = cacc[jj] + m[q + jj]
+            cacc[jj] = x
+            if x < lo:
+                lo = x
+                j = jj
+        q = j
+        hi = -0x3FFFFFFF
+        for ii in range(kr):
+            x = racc[ii] + m[q]
+            racc[ii] = x
+            if x > hi:
+                hi = x
+                i = ii
+            q += _MAXK
+        it += 1
+        gap = hi - lo
+        if limit >= 0 and gap <= limit * it:
+            break
+    s[0] = i
+    s[1] = it
+    s[6] = gap
+    return gap
+
+
+if evaluate._viper is not None:
+    fp_batch = evaluate._viper.fp_batch  # noqa: F811 (the same contract as machine code)
+_FS = _array("i", bytes(28))  # fp's state for fp_batch: row, iterations, stop, rows, columns, gap bound, gap
+
 def fp(b, left, first):
     """FP: alternating fictitious play on the nr x nc zero-sum game from iteration b._fpit,
     _FP_BATCH iterations per item, until the duality gap is under _GAP points or the level's
@@ -241,12 +284,6 @@ def fp(b, left, first):
     if not first and left < _U_FP:
         return None
     w = b._w
-    m = w.m
-    racc = w.racc
-    cacc = w.cacc
-    rcnt = w.rcnt
-    kr = b._nr
-    kc = b._nc
     # The level's iterations are for the whole move: a re-solve (a new
     # column) gets what the solves before it left, and at least a quarter.
     level = b._lv[_P_ITERS] * 10
@@ -261,47 +298,20 @@ def fp(b, left, first):
     gap = b._gap
     limit = _GAP
     s = _FS
-    if _batch is not None:  # the machine code's fixed inputs, once a call
-        s[3] = kr
-        s[4] = kc
-        s[5] = limit
+    s[3] = b._nr
+    s[4] = b._nc
+    s[5] = limit
     while it < iters and gap > limit * it and (first or left >= _U_FP):
         stop = it + _FP_BATCH
         if stop > iters:
             stop = iters
-        if _batch is not None:
-            s[0] = i
-            s[1] = it
-            s[2] = stop
-            s[6] = gap
-            gap = _batch(w, m, s)
-            i = s[0]
-            it = s[1]
-        else:
-            while it < stop:
-                rcnt[i] += 1
-                q = i * _MAXK
-                j = 0
-                lo = 0x3FFFFFFF
-                for jj in range(kc):
-                    x = cacc[jj] + m[q + jj]
-                    cacc[jj] = x
-                    if x < lo:
-                        lo = x
-                        j = jj
-                q = j
-                hi = -0x3FFFFFFF
-                for ii in range(kr):
-                    x = racc[ii] + m[q]
-                    racc[ii] = x
-                    if x > hi:
-                        hi = x
-                        i = ii
-                    q += _MAXK
-                it += 1
-                gap = hi - lo
-                if gap <= limit * it:
-                    break
+        s[0] = i
+        s[1] = it
+        s[2] = stop
+        s[6] = gap
+        gap = fp_batch(w, w.m, s)
+        i = s[0]
+        it = s[1]
         left -= _U_FP
         first = False
     b._fi = i
