@@ -1,10 +1,10 @@
 """The matrix game of the candidate moves: its payoffs (each candidate's line changes alone, phase DELTA; every pair played on the trial Game and scored, PAIRS), its solve by fictitious play over the rows no candidate reply beats at once (FP), the columns it gains (the dominant row's cell as a collision; the opponent's best replies over the whole board, REPLIES, hard) and the pick from the mixed strategy (PICK)."""
+from array import array as _array
+
 from engine._compat import const
 from engine import PAD
 from engine.bot.evaluate import DIRS, ORDER, cell_delta, quiet, rescore, rough
 from engine.bot import evaluate
-
-from array import array as _array
 
 _BLACK = const(1)  # the engine's values (test_bot checks them)
 _ONGOING = const(0)
@@ -212,7 +212,6 @@ def _safe_rows(b):
     return i
 
 
-
 def fp_batch(w, m, s):
     """Fictitious play's iterations from s[1] up to s[2] on the matrix m (stride _MAXK) with s[3] rows and s[4]
     columns, in w's running sums and counts, playing row s[0] next; stopping early once the duality gap is at
@@ -262,6 +261,7 @@ def fp_batch(w, m, s):
 if evaluate._viper is not None:
     fp_batch = evaluate._viper.fp_batch  # noqa: F811 (the same contract as machine code)
 _FS = _array("i", bytes(28))  # fp's state for fp_batch: row, iterations, stop, rows, columns, gap bound, gap
+
 
 def fp(b, left, first):
     """FP: alternating fictitious play on the nr x nc zero-sum game from iteration b._fpit,
