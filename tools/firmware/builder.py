@@ -437,7 +437,7 @@ def build(target="pico", micropython=None, version=None, wiring=None, out_dir=No
         if not thumb1_word_aligned(src):
             staged = staged_files(version, wiring, root, machine_code=False)
             _say("%s: the bot's machine code stays out (its bytecode is frozen instead): %s/tools/mpy-tool.py "
-                 "does not freeze armv6m code 4-byte aligned (see docs/build.md)" % (target, src))
+                 "is not known to freeze armv6m code 4-byte aligned (see docs/build.md)" % (target, src))
         board_dir = src / "ports" / "rp2" / "boards" / tg.mp_board
         src_id = hashlib.sha256(ident.encode()).hexdigest()[:12]
         work = out_dir / "work" / ("%s-%s" % (tg.mp_board, src_id))
