@@ -248,8 +248,8 @@ def test_the_frozen_bot_runs_its_machine_code_word_aligned_and_plays_the_hosts_m
     assert len(code) == viper >= 2 and all(int(a, 16) % 4 == 0 for a, _, _ in code), code
     builder.check_machine_code(pico_uf2.work / "build" / "firmware.elf")
     fresh.wait_frames(1)
-    assert guest_json(fresh, "import json\nfrom engine.bot import evaluate, solve\n"
-                             "print('@J', json.dumps([evaluate.EMITTER, solve.fp_batch is evaluate._viper.fp_batch]))") == ["viper", True]
+    assert guest_json(fresh, "import json\nfrom engine.bot import evaluate, solve\nprint('@J', json.dumps("
+                             "[evaluate.EMITTER, solve.fp_batch is evaluate._viper.fp_batch]))") == ["viper", True]
     turns = position_turns()
     code, host = level_moves([(turns[k], 1 + k % 2) for k in (0, 150, 500, 900)])
     assert guest_json(fresh, code) == host

@@ -282,8 +282,8 @@ def test_the_pico_runs_the_machine_code_and_plays_the_hosts_moves(pico):
     from tools.bench.rp2040 import deep_runs, position_turns
     from tools.rp2040.probe import guest_json
 
-    assert guest_json(pico, "import json\nfrom engine.bot import evaluate, solve\n"
-                            "print('@J', json.dumps([evaluate.EMITTER, solve.fp_batch is evaluate._viper.fp_batch]))") == ["viper", True]
+    assert guest_json(pico, "import json\nfrom engine.bot import evaluate, solve\nprint('@J', json.dumps("
+                            "[evaluate.EMITTER, solve.fp_batch is evaluate._viper.fp_batch]))") == ["viper", True]
     turns = position_turns()
     r = deep_runs(pico, [(turns[k], 1 + k % 2) for k in (150, 500, 900)])
     assert [(m[0], m[1]) for m in r["moves"]] == [tuple(h) for h in r["host"]]

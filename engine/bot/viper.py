@@ -1,5 +1,5 @@
-"""The bot's hottest loops as machine code (MicroPython's viper emitter): the line walk, batches of fictitious play and the clamp test, the same results as evaluate.walk, the loops of solve.fp and deepen.Deepen._solve, and solve._clamps; only where the port compiles viper."""
-# Imported inside a try by evaluate.py (solve.py and deepen.py take it from there): CPython has no
+"""The bot's hottest loops as machine code (MicroPython's viper emitter): the line walk, batches of fictitious play and the clamp test, the same results as evaluate.walk, solve.fp_batch and solve._clamps; only where the port compiles viper."""
+# Imported inside a try by evaluate.py (solve.py takes its functions from there): CPython has no
 # `micropython` module, the webassembly port and CircuitPython refuse the decorator (SyntaxError), and a
 # deploy that compiles bytecode only leaves this file out (tools/devicefiles.py, MACHINE_CODE); the bytecode
 # stays in use there. Same results: host_tests/test_rp2040_cores.py on the emulated Pico; what it saves:
@@ -96,10 +96,7 @@ def walk(b, li_o, heur_o) -> int:
 
 @micropython.viper
 def fp_batch(w, m_o, s) -> int:
-    """Fictitious play's iterations from s[1] up to s[2] on the matrix m_o (an array("i"), stride 10) with s[3]
-    rows and s[4] columns, in w's running sums and counts, playing row s[0] next; stopping early once the
-    duality gap is at most s[5] per iteration (solve.fp's loop), or never if s[5] < 0 (deepen.Deepen._solve's);
-    writes back the row (s[0]), the iterations done (s[1]) and the last gap (s[6], kept if none ran), returned."""
+    """solve.fp_batch (its docstring says what it computes; m_o an array("i")), as machine code."""
     m = ptr32(m_o)
     racc = ptr32(w.racc)
     cacc = ptr32(w.cacc)

@@ -348,7 +348,8 @@ def figures(sample=SAMPLE):
         split = bot_bytecode(h["files"])
         bc = sum(split.values())
         rows.append((
-            "bot heap held: of it the functions' code (engine/bot/*.mpy: bytecode; viper's machine code) / the bot's data (the rest)",
+            "bot heap held: of it the functions' code (engine/bot/*.mpy: bytecode; viper's machine code) / "
+            "the bot's data (the rest)",
             "%.1f KB / %.1f KB, data target <= %d KB: %s (the code stays in flash only where it can run from "
             "there: ROMFS, frozen)" % (bc / 1024.0, (held - bc) / 1024.0, HEAP_TARGET // 1024,
                                          "ok" if held - bc <= HEAP_TARGET else "OVER"),

@@ -135,8 +135,8 @@ def functions(data):
 
 
 def held_bytecode(data, classes=(), freed=()):
-    """Bytes of heap a port without ROMFS spends on code (bytecode, machine code) once the module has run, each function
-    rounded up to MicroPython's 16-byte GC blocks. Code that runs once is garbage then and not
+    """Bytes of heap a port without ROMFS spends on code (bytecode, machine code) once the module has run,
+    each function rounded up to MicroPython's 16-byte GC blocks. Code that runs once is garbage then and not
     counted: the module's top level, the bodies of `classes` (their methods are counted), anonymous
     functions (lambdas, comprehensions: kept only if a module stores one, which this project's do
     not) and the functions named in `freed` with everything defined in them (deleted after use)."""
