@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from conftest import ROOT, random_positions
-from engine import Game, BLACK, WHITE, ONGOING, square_name, parse_square
+from engine import Game, BLACK, WHITE, ONGOING, DRAW, square_name, parse_square
 from engine.bot import Bot, LEVELS
 from engine.bot.tables import _MAXK
 from engine.bot.evaluate import rescore
@@ -149,6 +149,90 @@ def test_quiet_pair_shortcut_equals_full_rescoring(level):
                 h.undo()
                 if not approximated:  # medium scores capture turns roughly, on purpose
                     assert (v if color == BLACK else -v) == w.m[i * _MAXK + j]
+
+
+def _pair_test_positions():
+    """Random positions, and the cases where a pair with nothing to capture is still not quiet: a
+    five to complete (for either side), sudden death, a board that two turtles fill."""
+    out = random_positions(16, seed=23, max_turns=60)
+    five = Game()
+    load(five, [".........", ".BBBB....", "...W.....", "...W.....", "...W.....", "...W.....",
+                ".........", ".........", "........."])
+    sudden = Game()
+    load(sudden, ["BBBBB....", ".........", "...W.B...", "..WB.....", ".........", ".....W...",
+                  ".........", ".........", "WWWWW...."])
+    assert sudden.sudden_death and sudden.result == ONGOING
+    out += [five, sudden]
+    # a board that two turtles fill without a clamp (a draw, not a quiet pair), and one with a cell more
+    pattern = [BLACK if (c + 2 * r) % 4 < 2 else WHITE for r in range(9) for c in range(9)]
+    fills = []
+    g = Game()
+    for a in range(81):
+        for z in range(a + 1, 81):
+            cells = list(pattern)
+            cells[a] = cells[z] = 0
+            g.set_position(cells, [])
+            g.play(a, z)
+            if g.log_len == 3 and g.result == DRAW:
+                fills.append((a, z))
+    a, z = fills[len(fills) // 2]
+    for empty in ((a, z), (a, z, 40 if 40 not in (a, z) else 41)):
+        cells = list(pattern)
+        for k in empty:
+            cells[k] = 0
+        g = Game()
+        g.set_position(cells, [])
+        assert g.result == ONGOING
+        out.append(g)
+    return out
+
+
+@pytest.mark.parametrize("level", ("medium", "hard"))
+def test_pairs_play_only_the_pairs_that_are_not_quiet(level, monkeypatch):
+    """A quiet pair (both turtles land, nothing else happens, the game goes on) is scored without
+    Game.play (several times the formula's cost on the Pico), and its entry is still the turn's
+    rescoring; a collision, a clamp, a five, sudden death or a filled board is played."""
+    from engine.bot import _PH_FP, _PH_PAIRS
+
+    real = Game.play
+    played = []
+    quiet_seen = 0
+    for k, g in enumerate(_pair_test_positions()):
+        for color in (BLACK, WHITE):
+            bot = Bot(level, 2)
+            rec = bytearray(bot._lv)
+            rec[3] = 0  # no payoff noise (tables._P_NOISE)
+            bot._lv = bytes(rec)
+            run_to_phase(bot, g, color, _PH_PAIRS)
+            root_sudden, root_empty = g.sudden_death, g.empty
+
+            def counting(game, black, white):
+                real(game, black, white)
+                played.append((black, white, game.log_len, game.result, game.sudden_death))
+
+            del played[:]
+            monkeypatch.setattr(Game, "play", counting)
+            while bot._ph == _PH_PAIRS:
+                assert bot.step(1) == -1
+            monkeypatch.undo()
+            assert bot._ph == _PH_FP
+            for black, white, log_len, result, sudden in played:
+                quiet = black != white and log_len == 3 and result == ONGOING and not sudden  # (two fives: sudden death)
+                assert not quiet or root_sudden or root_empty <= 2, (k, color, black, white)
+            w = bot._w
+            h = Game()
+            h.copy_from(g)
+            for i in range(bot._nr):
+                for j in range(bot._nc):
+                    r, c = w.rows[i], w.cols[j]
+                    h.play(*((r, c) if color == BLACK else (c, r)))
+                    v = rescore(bot, h)
+                    quiet = r != c and h.log_len == 3 and h.result == ONGOING
+                    quiet_seen += quiet
+                    h.undo()
+                    if quiet or level == "hard" or h.result != ONGOING:  # medium scores capture turns roughly
+                        assert (v if color == BLACK else -v) == w.m[i * _MAXK + j], (k, color, i, j)
+    assert quiet_seen > 100
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -15,6 +15,7 @@ _P_REPLIES = const(6)
 # Units (see __init__.py) of one item here
 _U_DELTA = const(5)  # one candidate's score change: 4 line walks
 _U_PLAY = const(10)  # one pair's play() + undo(), and its score if quiet
+_U_PQ = const(4)  # one quiet pair known without playing it: its tests and the formula
 _U_EVAL = const(20)  # a capture turn's rescoring of every line through a changed cell
 _U_FP = const(10)  # _FP_BATCH iterations of fictitious play
 # Units for the pairs of one move: beyond it the remaining rows are dropped
@@ -69,9 +70,14 @@ def pairs(b, left, first):
 
     Most pairs are quiet (both turtles land, nothing captured), and then
     the evaluation is the sum of each cell's own change, corrected only
-    on the one line the two cells may share. Pairs that capture, hatch
-    or collide are scored by rescoring every line through a changed cell
-    (hard) or by their material only (medium).
+    on the one line the two cells may share; such a pair is known before
+    it is played (no clamp closes, neither makes a run of five, the board
+    not filled: then even sudden death goes on as it was), so it is not
+    played at all: play() and undo() cost the Pico several times the
+    formula. Pairs that capture, hatch, collide or win
+    are played and scored by rescoring every line through a changed cell
+    (hard) or by their material only (medium). The budget counts every
+    pair alike, so it cuts the same rows however the pairs were scored.
     """
     w = b._w
     g = w.g
@@ -89,6 +95,14 @@ def pairs(b, left, first):
     undo = type(g).undo
     ev = rescore
     qu = quiet
+    clamps = _clamps
+    five = _five
+    bd = w.bd
+    color = b._color
+    opp = 3 - color
+    pad = PAD
+    ri = -1  # the row whose five test rfive holds
+    rfive = False
     exact = b._threats  # hard: exact rescoring of capture turns
     q = b._pair
     end = (nr - 1) * _MAXK + nc
@@ -114,29 +128,40 @@ def pairs(b, left, first):
             left -= _U_EVAL
             spent += _U_EVAL
             b._half = 0
+            undo(g)
         else:
             if not first and left < _U_PLAY:
                 break
-            if black:
-                play(g, r, c)
+            spent += _U_PLAY  # (the budget counts a pair alike, played or not: it cuts the same rows)
+            pr = pad[r]
+            pc = pad[c]
+            if i != ri:
+                ri = i
+                rfive = five(bd, pr, color)
+            if (r != c and not rfive and g.empty > 2 and not five(bd, pc, opp)
+                    and not clamps(b, pr, color, pc) and not clamps(b, pc, opp, pr)):
+                v = qu(b, i, j)  # quiet, as play() would find it: its turn record the placement alone
+                left -= _U_PQ
             else:
-                play(g, c, r)
-            left -= _U_PLAY
-            spent += _U_PLAY
-            if g.result != _ONGOING:
-                v = ev(b, g)  # a decided game: its value
-            elif g.log_len == 3 and r != c:
-                v = qu(b, i, j)  # both landed, nothing else happened
-            elif exact:
-                if left < _U_EVAL:
-                    b._half = 1  # rescore in the next item: g stays played
-                    break
-                v = ev(b, g)
-                left -= _U_EVAL
-                spent += _U_EVAL
-            else:
-                v = rough(b, g, i, j)
-        undo(g)
+                left -= _U_PLAY
+                if black:
+                    play(g, r, c)
+                else:
+                    play(g, c, r)
+                if g.result != _ONGOING:
+                    v = ev(b, g)  # a decided game: its value
+                elif g.log_len == 3 and r != c:
+                    v = qu(b, i, j)  # both landed, nothing else happened (two fives: sudden death)
+                elif exact:
+                    if left < _U_EVAL:
+                        b._half = 1  # rescore in the next item: g stays played
+                        break
+                    v = ev(b, g)
+                    left -= _U_EVAL
+                    spent += _U_EVAL
+                else:
+                    v = rough(b, g, i, j)
+                undo(g)
         if not black:
             v = -v
         if noise:
@@ -576,6 +601,24 @@ def _tier(b, p, who):
                 if -2 <= dr <= 2 and -2 <= dc <= 2:
                     t = 1
     return t
+
+
+def _five(bd, p, who):
+    """True if a turtle of `who` on empty padded cell p would complete a run of five or more (on the
+    root board bd; what Game decides a win by)."""
+    for d in (1, 11, 12, 10):
+        n = 1
+        x = p + d
+        while bd[x] == who:
+            n += 1
+            x += d
+        x = p - d
+        while bd[x] == who:
+            n += 1
+            x -= d
+        if n >= 5:
+            return True
+    return False
 
 
 def _clamps(b, pn, who, pother):
