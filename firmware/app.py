@@ -141,8 +141,8 @@ class App:
         self.lesson = 0  # the tutorial's lesson (index into firmware.tutorial.LESSONS)
         # The last refused entry, for the simulator's words (the device has none): bit 0 its pad, bit 1 set when
         # the cell chosen is taken (else # came too soon), bits 2-9 a count that changes with every refusal.
-        # (One attribute, not three: a few more on the App grew its boot heap by kilobytes,
-        # `python -m tools.bench --only firmware` prints it.)
+        # (One attribute, not three: each name is a qstr kept for good, and three crossed the end of a qstr
+        # pool, which makes the next, twice as big; `python -m tools.bench --only firmware` prints the names.)
         self.refused = 0
         self.frames = 0
         self.heavy = False

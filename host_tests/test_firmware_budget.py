@@ -20,10 +20,19 @@ def test_no_allocation_in_ticks_and_frames_and_heap_after_boot():
     # 48 bytes are the measuring loop's own range object at the guest's top level.
     assert h["idle_ticks"] <= 64
     assert h["anim_frames"] <= 64
-    # 44 KB, not 40: qstr pools grow in doubling steps and a step is ~4.5 KB on this port; firmware/boardcheck.py's
-    # names (issue 27) crossed into the next pool (`python -m tools.bench --only firmware` prints the boot heap).
+    # 44 KB, not 40: qstr pools grow in doubling steps and a step is ~4.5 KB on this port. The 2-player game's
+    # names crossed into a sixth pool at dff5dc1 (the stored-value checks: 624 names, the fifth pool ends at 620),
+    # not with firmware/boardcheck.py (docs/records/2026-12-07-firmware-heap; `python -m tools.bench --only
+    # firmware` prints the boot heap and the names).
     assert h["boot"] <= 44 * 1024
     assert h["turns"] == 10
+    # The interned names, read from micropython.qstr_info() before the firmware loads and at the game's end:
+    # [pools, names, text bytes, pools + text bytes]. They only ever grow (a qstr is never freed), and what the
+    # firmware's take is part of the heap figures.
+    nb, ne = h["names_base"], h["names"]
+    assert len(nb) == len(ne) == 4
+    assert ne[0] >= nb[0] and ne[1] > nb[1] and ne[2] > nb[2]
+    assert 0 < ne[3] - nb[3] < h["peak"]
 
 
 @pytest.mark.needs_node

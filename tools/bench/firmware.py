@@ -1,5 +1,6 @@
 """Firmware benchmarks for `python -m tools.bench`: wasm fuel per rendered frame, per key scan and per tick while the hard computer thinks, heap-locked hot paths, heap after boot and peak in a game."""
 import os
+import re
 import sys
 
 from tools import ROOT
@@ -145,6 +146,12 @@ def measure_heap(mode="2p"):
 
     res = {}
     files = _mpy_files()
+
+    def names(s):
+        # micropython.qstr_info(): the interned names (every identifier and short string of the code loaded, kept
+        # for the whole run) as [pools, names, text bytes, pools + text bytes]. The pools grow by doubling: the
+        # name past the last pool's end makes a new pool twice its size, so the heap figures step there.
+        return [int(x) for x in re.findall(r"=(\d+)", s.exec("__import__('micropython').qstr_info()"))]
     # The fakes' own share, in a fresh interpreter of its own (the same objects in the game's
     # interpreter would stay partly alive after a `del`: this port's GC is conservative).
     with upy.Session(files=files, timeout=600.0) as s:
@@ -167,6 +174,7 @@ def measure_heap(mode="2p"):
             "def run(ms):\n    for _ in range(ms // 10):\n        app.tick(); clock.now += 10\n"
         )
         base = live()
+        res["names_base"] = names(s)
         s.exec("import firmware.app\nimport firmware.hw\ndev = vdevice.VirtualDevice(cfg, mode=%r, keep_frames=False)\n"
                "app = dev.app\nfb = dev.board\nclock = dev.clock\n"
                # The fake's own record of buzzer changes would grow all game: not the firmware's heap.
@@ -192,6 +200,7 @@ def measure_heap(mode="2p"):
                     s.exec("key(%d, %r)" % (pad, ch))
                     peak = max(peak, live())
         res["peak"] = peak - base - fake
+        res["names"] = names(s)
         res["turns"] = int(s.exec("print(app.game.turns)").strip())
         out = s.exec(
             "from firmware.tutorial import LESSONS, setup\n"
@@ -416,6 +425,10 @@ def figures():
         out.append(("firmware: peak live heap, scripted %d-turn game (sampled every 100 ms)" % h["turns"],
                     "%.1f KB (aim <= %d KB: %s)" % (h["peak"] / 1024.0, HEAP_AIM // 1024,
                                                     "ok" if h["peak"] <= HEAP_AIM else "OVER")))
+        nb, ne = h["names_base"], h["names"]
+        out.append(("firmware: interned names (qstrs), 2 players: the harness's / with the firmware's at the game's end",
+                    "%d / %d in %d / %d pools; the firmware's take %.1f KB of the peak (pools + text)" % (
+                        nb[1], ne[1], nb[0], ne[0], (ne[3] - nb[3]) / 1024.0)))
         out.append(("firmware: bytes allocated by 50 idle ticks / 50 animation frames", "%d / %d" % (h["idle_ticks"], h["anim_frames"])))
         locked = measure_locked()
         bad = [label for label, r in locked if r != "ok"]
