@@ -363,3 +363,74 @@ def test_the_machine_code_clamp_test_and_deeper_solve_are_the_bytecodes(pico):
     assert all(sum(bits) for bits in want[:3])  # clamps among them
     got = guest_json(pico, _CLAMPS_FP + "import json\nprint('@J', json.dumps(main(%r, %r)))" % (ps, ms))
     assert got == want
+
+
+# A quiet pair's value, run by the same code on the Pico (machine code) and on the host (bytecode): every empty
+# cell of three positions as the opponent's reply against each of hard's rows (the reply search's scratch
+# column), with the root's score and fours shifted so that the payoff clips at both ends and gives the double
+# four's bonus either way.
+_QUIET = """
+from engine import Game, PAD
+from engine.bot import Bot, evaluate
+def main(P):
+    out = []
+    b = Bot("hard", 1)
+    w = b._w
+    g = Game()
+    for k, turns in enumerate(P):
+        g.reset()
+        for x, y in turns:
+            g.play(x, y)
+        color = 1 + (k & 1)
+        b.reseed(k)
+        b.choose(g, color)
+        j = min(b._nc, 9)
+        bd = w.bd
+        t0 = b._total
+        f0 = b._f4
+        vals = []
+        shared = 0
+        for c in range(81):
+            p = PAD[c]
+            if bd[p]:
+                continue
+            w.cols[j] = c
+            evaluate.cell_delta(b, p, 3 - color, w.sc, w.s4c, w.dc, w.d4c, j)
+            for i in range(b._nr):
+                r = PAD[w.rows[i]]
+                if r == p:
+                    continue
+                a = min(r, p)
+                e = max(r, p)
+                dr = e // 11 - a // 11
+                dc = e % 11 - a % 11
+                if dr <= 4 and abs(dc) <= 4 and (dr == 0 or dc == 0 or dr == abs(dc)):
+                    shared += 1
+                for t, f in ((0, 0), (-19000, 0), (19000, 0), (-26000, 2048), (26000, 2), (600, 2050), (-700, 3)):
+                    b._total = t0 + t
+                    b._f4 = f0 + f
+                    vals.append(evaluate.quiet(b, i, j))
+            b._total = t0
+            b._f4 = f0
+        out.append([shared, vals])
+    return out
+"""
+
+
+def test_the_machine_code_quiet_pair_is_the_bytecodes(pico):
+    from engine.bot.evaluate import payoff
+    from tools.bench.rp2040 import position_turns
+
+    assert guest_json(pico, "import json\nfrom engine.bot import evaluate, solve\nprint('@J', json.dumps("
+                            "[evaluate.quiet is evaluate._viper.quiet, solve.quiet is evaluate.quiet]))") == [True, True]
+    turns = position_turns()
+    ps = [turns[k] for k in (150, 500, 900)]
+    scope = {}
+    exec(_QUIET, scope)  # the host: the bytecode
+    want = scope["main"](ps)
+    vals = [v for _, vs in want for v in vs]
+    assert all(shared >= 20 for shared, _ in want)  # pairs on one line within a window: the walk's correction
+    assert payoff(20000, 0) in vals and payoff(-20000, 0) in vals  # clipped both ways
+    assert sum(1 for v in vals if v < 0) > 1000  # negative ones: floor division rounds them down
+    got = guest_json(pico, _QUIET + "import json\nprint('@J', json.dumps(main(%r)))" % (ps,), timeout=3000)
+    assert got == want

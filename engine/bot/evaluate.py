@@ -237,7 +237,7 @@ try:
     from engine.bot import viper as _viper
     from array import array as _array
 
-    walk = _viper.walker(LS, LST, WK, SEG, _array("i", KWS + KF + KHB + KHW))
+    walk = _viper.walker(LS, LST, WK, SEG, _array("i", KWS + KF + KHB + KHW), PAD, LINE_AT)
     EMITTER = "viper"
 except (ImportError, SyntaxError):
     _viper = None
@@ -322,6 +322,10 @@ def quiet(b, i, j):
             bd[pr] = 0
             bd[pc] = 0
     return payoff(v + b._total + b._mat * _MAT, f4)  # black's view, like rescore
+
+
+if _viper is not None:
+    quiet = _viper.quiet  # noqa: F811 (the same values as machine code: engine/bot/viper.py)
 
 
 def rescore(b, g):
