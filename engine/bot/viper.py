@@ -55,12 +55,18 @@ def walk(b, li_o, heur_o) -> int:
     lt = 0
     f4 = 0
     thr = int(b._threats)
-    tsc = ptr16(_T)  # (a stand-in: only a level with threats reads it, and only its Work has w.tsc) ...
+    # (stand-ins at address 0, never read: each array is fetched only where it is read, an attribute and a
+    # buffer lookup each)
+    tsc = ptr16(0)  # only a level with threats reads it, and only its Work has w.tsc ...
     if thr:
         tsc = ptr16(w.tsc)  # ... array("h"): read unsigned, sign-extended below
-    hb = ptr32(w.hb)
-    hw = ptr32(w.hw)
-    cap = ptr32(w.cap)
+    hb = ptr32(0)
+    hw = ptr32(0)
+    cap = ptr32(0)
+    if heur:
+        hb = ptr32(w.hb)
+        hw = ptr32(w.hw)
+        cap = ptr32(w.cap)
     while v != 4:  # the padded board's WALL
         code = ((code << 2) | v) & 1023
         f = seg[code & 255]
