@@ -273,6 +273,10 @@ def cell_delta(b, c, v, tot, tot4, out, out4, i):
     tot4[i] = s4
 
 
+if _viper is not None:
+    cell_delta = _viper.cell_delta  # noqa: F811 (the same values as machine code: engine/bot/viper.py)
+
+
 def quiet(b, i, j):
     """Black's evaluation of quiet pair (row i, column j): both turtles land, nothing is captured.
 

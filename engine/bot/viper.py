@@ -1,4 +1,4 @@
-"""The bot's hottest loops as machine code (MicroPython's viper emitter): the line walk, a quiet pair's value, batches of fictitious play and the clamp test, the same results as evaluate.walk, evaluate.quiet, solve.fp_batch and solve._clamps; only where the port compiles viper."""
+"""The bot's hottest loops as machine code (MicroPython's viper emitter): the line walk, one cell's line changes, a quiet pair's value, batches of fictitious play and the clamp test, the same results as evaluate.walk, evaluate.cell_delta, evaluate.quiet, solve.fp_batch and solve._clamps; only where the port compiles viper."""
 # Imported inside a try by evaluate.py (solve.py takes its functions from there): CPython has no
 # `micropython` module, the webassembly port and CircuitPython refuse the decorator (SyntaxError), and a
 # deploy that compiles bytecode only leaves this file out (tools/devicefiles.py, MACHINE_CODE); the bytecode
@@ -24,8 +24,8 @@ _SQUASH = const(4000)
 
 
 def walker(ls, lst, wk, seg, table, pad, line_at):
-    """evaluate.walk over these tables (table: an array("i") of 44 entries, see _T), as machine code; quiet
-    reads the last two."""
+    """evaluate.walk over these tables (table: an array("i") of 44 entries, see _T), as machine code;
+    cell_delta and quiet read them too."""
     global _LS, _LST, _WK, _SEG, _T, _PAD, _LAT
     _LS = ls
     _LST = lst
@@ -159,6 +159,66 @@ def fp_batch(w, m_o, s) -> int:
     st[1] = it
     st[6] = gap
     return gap
+
+
+@micropython.viper
+def cell_delta(b, c_o, v_o, tot_o, tot4_o, out_o, out4_o, i_o):
+    """evaluate.cell_delta (its docstring says what it computes), as machine code: walk's loop without the
+    heuristic, inline (b._lf, walk's scratch, is left as it was). tot: array("i"), tot4: array("h"), out: 32-bit
+    entries; out4 is either size (a row's or a column's), written as an object."""
+    w = b._w
+    bd = ptr8(w.bd)
+    lat = ptr8(_LAT)
+    ls = ptr8(_LS)
+    lst = ptr8(_LST)
+    wk = ptr8(_WK)
+    seg = ptr8(_SEG)
+    t = ptr32(_T)
+    lbase = ptr32(w.lbase)
+    lf4 = ptr16(w.lf4)
+    out = ptr32(out_o)
+    thr = int(b._threats)
+    tsc = ptr16(0)  # (as in walk)
+    if thr:
+        tsc = ptr16(w.tsc)
+    c = int(c_o)
+    o = int(i_o) * 4
+    bd[c] = int(v_o)
+    s = 0
+    s4 = 0
+    d = 0
+    while d < 4:
+        li = int(lat[d * 121 + c])
+        x = 0
+        y = 0
+        if li != 255:  # a line of under 4 cells: no segment, no window
+            st = int(lst[li])
+            p = int(ls[li])
+            code = 192 | (bd[p] << 4) | (bd[p + st] << 2) | bd[p + st + st]
+            p += 3 * st
+            v = bd[p]
+            while v != 4:
+                code = ((code << 2) | v) & 1023
+                if thr:
+                    f = seg[code & 255]
+                    if f:
+                        x += ((tsc[f >> 4] ^ 0x8000) - 0x8000)
+                k = wk[code]
+                if k:
+                    x += t[k]
+                    y += t[11 + k]
+                p += st
+                v = bd[p]
+            x -= lbase[li]
+            y -= (lf4[li] ^ 0x8000) - 0x8000
+        out[o + d] = x
+        out4_o[o + d] = y
+        s += x
+        s4 += y
+        d += 1
+    bd[c] = 0
+    ptr32(tot_o)[int(i_o)] = s
+    ptr16(tot4_o)[int(i_o)] = s4
 
 
 @micropython.viper
