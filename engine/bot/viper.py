@@ -6,7 +6,7 @@
 # python -m tools.bench --only rp2040. Viper ints are machine words: every value here stays far inside
 # 32 bits, as in the bytecode.
 import micropython
-from micropython import const
+from engine._compat import const
 
 _LS = None  # evaluate's tables, handed over by walker() (this module imports nothing of the bot's:
 _LST = None  # evaluate imports it)
@@ -16,7 +16,7 @@ _T = None  # per window class k: score at k, fours at 11 + k, heuristic gains at
 _PAD = None  # engine.PAD
 _LAT = None  # evaluate.LINE_AT
 
-# evaluate's consts, the same values (a change there belongs here too: the Pico's test compares quiet's values)
+# evaluate's consts (host_tests/test_bot.py checks that they are the same values)
 _MAT = const(30)
 _DOUBLE = const(3000)
 _CLIP = const(20000)
