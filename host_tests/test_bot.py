@@ -430,7 +430,11 @@ def _bot_consts():
     seen = {}
     for path in sorted((ROOT / "engine" / "bot").glob("*.py")):
         if path.stem == "viper":
-            continue  # machine code: it imports only where the port compiles viper (test_rp2040_cores.py); no consts
+            # machine code: it imports only where the port compiles viper (test_rp2040_cores.py); its consts are
+            # plain numbers, read from the source
+            for const, value in re.findall(r"^(\w+) = const\((-?\d+)\)", path.read_text(), re.M):
+                seen.setdefault(const, {})["engine.bot.viper"] = int(value)
+            continue
         name = "engine.bot" if path.stem == "__init__" else "engine.bot." + path.stem
         mod = importlib.import_module(name)
         for const in re.findall(r"^(\w+) = const\(", path.read_text(), re.M):
@@ -443,6 +447,7 @@ def test_a_const_declared_in_several_modules_has_one_value():
     a name declared in two of them must mean the same there."""
     shared = {c: where for c, where in _bot_consts().items() if len(where) > 1}
     assert "_MAXK" in shared and len(shared["_MAXK"]) >= 3  # the check sees the duplicates
+    assert "engine.bot.viper" in shared["_CLIP"]  # and the machine code's
     assert {c: where for c, where in shared.items() if len(set(where.values())) > 1} == {}
 
 

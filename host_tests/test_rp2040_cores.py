@@ -363,3 +363,109 @@ def test_the_machine_code_clamp_test_and_deeper_solve_are_the_bytecodes(pico):
     assert all(sum(bits) for bits in want[:3])  # clamps among them
     got = guest_json(pico, _CLAMPS_FP + "import json\nprint('@J', json.dumps(main(%r, %r)))" % (ps, ms))
     assert got == want
+
+
+# One cell's line changes and a quiet pair's value, run by the same code on the Pico (machine code) and on the
+# host (bytecode), at hard (clamp threats scored) and medium (none): every empty cell of three positions as the
+# opponent's reply (the reply search's scratch column) against each row, with the root's score and fours shifted
+# so that the payoff clips at both ends and gives the double four's bonus either way; then every empty cell as
+# either colour into a row's arrays (32-bit per-direction fours there, 16-bit in a column's). The values go into a
+# digest (the Pico's heap holds no list of them all): h -> (31 h ^ x) mod 2 ** 24 is one-to-one in h, so a single
+# value that differs (|x| < 2 ** 23) changes it.
+_QUIET = """
+from engine import Game, PAD
+from engine.bot import Bot, evaluate
+def main(P, levels):
+    out = []
+    g = Game()
+    for level in levels:
+        b = Bot(level, 1)
+        w = b._w
+        for k, turns in enumerate(P):
+            g.reset()
+            for x, y in turns:
+                g.play(x, y)
+            color = 1 + (k & 1)
+            b.reseed(k)
+            b.choose(g, color)
+            j = min(b._nc, 9)
+            bd = w.bd
+            b0 = bytes(bd)
+            t0 = b._total
+            f0 = b._f4
+            # pairs on a shared line, values, their digest, negative ones, clipped either way
+            q = [0, 0, 0, 0, 0, 0]
+            d = [0, 0, 0, 0, 0]  # line changes: count, digest, least, most, how many in -1023..-1
+            for c in range(81):
+                p = PAD[c]
+                if bd[p]:
+                    continue
+                w.cols[j] = c
+                evaluate.cell_delta(b, p, 3 - color, w.sc, w.s4c, w.dc, w.d4c, j)
+                for x in [w.sc[j], w.s4c[j]] + [w.dc[4 * j + n] for n in range(4)] + [w.d4c[4 * j + n] for n in range(4)]:
+                    d[0] += 1
+                    d[1] = ((d[1] * 31) ^ (x & 0xFFFFFF)) & 0xFFFFFF
+                    d[2] = min(d[2], x)
+                    d[3] = max(d[3], x)
+                    d[4] += 1 if -1024 < x < 0 else 0
+                for i in range(b._nr):
+                    r = PAD[w.rows[i]]
+                    if r == p:
+                        continue
+                    a = min(r, p)
+                    e = max(r, p)
+                    dr = e // 11 - a // 11
+                    dc = e % 11 - a % 11
+                    if dr <= 4 and abs(dc) <= 4 and (dr == 0 or dc == 0 or dr == abs(dc)):
+                        q[0] += 1
+                    for t, f in ((0, 0), (-19000, 0), (19000, 0), (-26000, 2048), (26000, 2), (600, 2050),
+                                 (-700, 3)):
+                        b._total = t0 + t
+                        b._f4 = f0 + f
+                        v = evaluate.quiet(b, i, j)
+                        q[1] += 1
+                        q[2] = ((q[2] * 31) ^ (v & 0xFFFFFF)) & 0xFFFFFF
+                        q[3] += 1 if v < 0 else 0
+                        q[4] += 1 if v == 3333 else 0  # payoff(20000, 0)
+                        q[5] += 1 if v == -3334 else 0  # payoff(-20000, 0)
+                b._total = t0
+                b._f4 = f0
+            for c in range(81):
+                p = PAD[c]
+                if bd[p]:
+                    continue
+                for v in (1, 2):
+                    evaluate.cell_delta(b, p, v, w.sr, w.s4r, w.dr, w.d4r, 1)
+                    for x in [w.sr[1], w.s4r[1]] + [w.dr[4 + n] for n in range(4)] + [w.d4r[4 + n] for n in range(4)]:
+                        d[0] += 1
+                        d[1] = ((d[1] * 31) ^ (x & 0xFFFFFF)) & 0xFFFFFF
+                        d[2] = min(d[2], x)
+                        d[3] = max(d[3], x)
+                        d[4] += 1 if -1024 < x < 0 else 0
+            out.append([q, d, bytes(bd) == b0])  # and the board put back
+    return out
+"""
+
+
+def test_the_machine_code_quiet_pair_and_cell_delta_are_the_bytecodes(pico):
+    from engine.bot.evaluate import payoff
+    from tools.bench.rp2040 import position_turns
+
+    assert guest_json(pico, "import json\nfrom engine.bot import evaluate as e, solve\nv = e._viper\nprint('@J', "
+                            "json.dumps([e.quiet is v.quiet, solve.quiet is v.quiet, e.cell_delta is v.cell_delta, "
+                            "solve.cell_delta is v.cell_delta]))") == [True] * 4
+    if payoff(20000, 0) != 3333 or payoff(-20000, 0) != -3334:
+        raise AssertionError("the script counts clipped payoffs by value: update it")
+    turns = position_turns()
+    ps = [turns[k] for k in (150, 500, 900)]
+    scope = {}
+    exec(_QUIET, scope)  # the host: the bytecode
+    want = scope["main"](ps, ["hard", "medium"])
+    for q, d, back in want:
+        assert back and q[0] >= 20  # pairs on one line within a window: the walk's correction
+        assert q[3] > q[1] // 4 and q[4] and q[5]  # negative ones (floor division rounds them down); clipped both ways
+        assert d[2] < -400 and d[3] > 700 and d[4]
+    assert min(d[2] for _, d, _ in want) < -10000  # a five's window among them
+    got = guest_json(pico, _QUIET + "import json\nprint('@J', json.dumps(main(%r, %r)))"
+                     % (ps, ["hard", "medium"]), timeout=3000)
+    assert got == want

@@ -237,7 +237,7 @@ try:
     from engine.bot import viper as _viper
     from array import array as _array
 
-    walk = _viper.walker(LS, LST, WK, SEG, _array("i", KWS + KF + KHB + KHW))
+    walk = _viper.walker(LS, LST, WK, SEG, _array("i", KWS + KF + KHB + KHW), PAD, LINE_AT)
     EMITTER = "viper"
 except (ImportError, SyntaxError):
     _viper = None
@@ -271,6 +271,10 @@ def cell_delta(b, c, v, tot, tot4, out, out4, i):
     bd[c] = 0
     tot[i] = s
     tot4[i] = s4
+
+
+if _viper is not None:
+    cell_delta = _viper.cell_delta  # noqa: F811 (the same values as machine code: engine/bot/viper.py)
 
 
 def quiet(b, i, j):
@@ -322,6 +326,10 @@ def quiet(b, i, j):
             bd[pr] = 0
             bd[pc] = 0
     return payoff(v + b._total + b._mat * _MAT, f4)  # black's view, like rescore
+
+
+if _viper is not None:
+    quiet = _viper.quiet  # noqa: F811 (the same values as machine code: engine/bot/viper.py)
 
 
 def rescore(b, g):

@@ -1,4 +1,4 @@
-"""The bot's hottest loops as machine code (MicroPython's viper emitter): the line walk, batches of fictitious play and the clamp test, the same results as evaluate.walk, solve.fp_batch and solve._clamps; only where the port compiles viper."""
+"""The bot's hottest loops as machine code (MicroPython's viper emitter): the line walk, one cell's line changes, a quiet pair's value, batches of fictitious play and the clamp test, the same results as evaluate.walk, evaluate.cell_delta, evaluate.quiet, solve.fp_batch and solve._clamps; only where the port compiles viper."""
 # Imported inside a try by evaluate.py (solve.py takes its functions from there): CPython has no
 # `micropython` module, the webassembly port and CircuitPython refuse the decorator (SyntaxError), and a
 # deploy that compiles bytecode only leaves this file out (tools/devicefiles.py, MACHINE_CODE); the bytecode
@@ -6,22 +6,34 @@
 # python -m tools.bench --only rp2040. Viper ints are machine words: every value here stays far inside
 # 32 bits, as in the bytecode.
 import micropython
+from engine._compat import const
 
 _LS = None  # evaluate's tables, handed over by walker() (this module imports nothing of the bot's:
 _LST = None  # evaluate imports it)
 _WK = None
 _SEG = None
 _T = None  # per window class k: score at k, fours at 11 + k, heuristic gains at 22 + k (black), 33 + k (white)
+_PAD = None  # engine.PAD
+_LAT = None  # evaluate.LINE_AT
+
+# evaluate's consts (host_tests/test_bot.py checks that they are the same values)
+_MAT = const(30)
+_DOUBLE = const(3000)
+_CLIP = const(20000)
+_SQUASH = const(4000)
 
 
-def walker(ls, lst, wk, seg, table):
-    """evaluate.walk over these tables (table: an array("i") of 44 entries, see _T), as machine code."""
-    global _LS, _LST, _WK, _SEG, _T
+def walker(ls, lst, wk, seg, table, pad, line_at):
+    """evaluate.walk over these tables (table: an array("i") of 44 entries, see _T), as machine code;
+    cell_delta and quiet read them too."""
+    global _LS, _LST, _WK, _SEG, _T, _PAD, _LAT
     _LS = ls
     _LST = lst
     _WK = wk
     _SEG = seg
     _T = table
+    _PAD = pad
+    _LAT = line_at
     return walk
 
 
@@ -43,12 +55,18 @@ def walk(b, li_o, heur_o) -> int:
     lt = 0
     f4 = 0
     thr = int(b._threats)
-    tsc = ptr16(_T)  # (a stand-in: only a level with threats reads it, and only its Work has w.tsc) ...
+    # (stand-ins at address 0, never read: each array is fetched only where it is read, an attribute and a
+    # buffer lookup each)
+    tsc = ptr16(0)  # only a level with threats reads it, and only its Work has w.tsc ...
     if thr:
         tsc = ptr16(w.tsc)  # ... array("h"): read unsigned, sign-extended below
-    hb = ptr32(w.hb)
-    hw = ptr32(w.hw)
-    cap = ptr32(w.cap)
+    hb = ptr32(0)
+    hw = ptr32(0)
+    cap = ptr32(0)
+    if heur:
+        hb = ptr32(w.hb)
+        hw = ptr32(w.hw)
+        cap = ptr32(w.cap)
     while v != 4:  # the padded board's WALL
         code = ((code << 2) | v) & 1023
         f = seg[code & 255]
@@ -141,6 +159,130 @@ def fp_batch(w, m_o, s) -> int:
     st[1] = it
     st[6] = gap
     return gap
+
+
+@micropython.viper
+def cell_delta(b, c_o, v_o, tot_o, tot4_o, out_o, out4_o, i_o):
+    """evaluate.cell_delta (its docstring says what it computes), as machine code: walk's loop without the
+    heuristic, inline (b._lf, walk's scratch, is left as it was). tot: array("i"), tot4: array("h"), out: 32-bit
+    entries; out4 is either size (a row's or a column's), written as an object."""
+    w = b._w
+    bd = ptr8(w.bd)
+    lat = ptr8(_LAT)
+    ls = ptr8(_LS)
+    lst = ptr8(_LST)
+    wk = ptr8(_WK)
+    seg = ptr8(_SEG)
+    t = ptr32(_T)
+    lbase = ptr32(w.lbase)
+    lf4 = ptr16(w.lf4)
+    out = ptr32(out_o)
+    thr = int(b._threats)
+    tsc = ptr16(0)  # (as in walk)
+    if thr:
+        tsc = ptr16(w.tsc)
+    c = int(c_o)
+    o = int(i_o) * 4
+    bd[c] = int(v_o)
+    s = 0
+    s4 = 0
+    d = 0
+    while d < 4:
+        li = int(lat[d * 121 + c])
+        x = 0
+        y = 0
+        if li != 255:  # a line of under 4 cells: no segment, no window
+            st = int(lst[li])
+            p = int(ls[li])
+            code = 192 | (bd[p] << 4) | (bd[p + st] << 2) | bd[p + st + st]
+            p += 3 * st
+            v = bd[p]
+            while v != 4:
+                code = ((code << 2) | v) & 1023
+                if thr:
+                    f = seg[code & 255]
+                    if f:
+                        x += ((tsc[f >> 4] ^ 0x8000) - 0x8000)
+                k = wk[code]
+                if k:
+                    x += t[k]
+                    y += t[11 + k]
+                p += st
+                v = bd[p]
+            x -= lbase[li]
+            y -= (lf4[li] ^ 0x8000) - 0x8000
+        out[o + d] = x
+        out4_o[o + d] = y
+        s += x
+        s4 += y
+        d += 1
+    bd[c] = 0
+    ptr32(tot_o)[int(i_o)] = s
+    ptr16(tot4_o)[int(i_o)] = s4
+
+
+@micropython.viper
+def quiet(b, i_o, j_o) -> int:
+    """evaluate.quiet (its docstring says what it computes), as machine code."""
+    w = b._w
+    i = int(i_o)
+    j = int(j_o)
+    pad = ptr8(_PAD)
+    pr = int(pad[ptr8(w.rows)[i]])
+    pc = int(pad[ptr8(w.cols)[j]])
+    v = int(ptr32(w.sr)[i]) + int(ptr32(w.sc)[j]) + int(b._total) + int(b._mat) * _MAT
+    # array("h") entries read unsigned: (x ^ 0x8000) - 0x8000 sign-extends them
+    f4 = int(b._f4) + ((ptr16(w.s4r)[i] ^ 0x8000) - 0x8000) + ((ptr16(w.s4c)[j] ^ 0x8000) - 0x8000)
+    if pr < pc:
+        a = pr
+        c = pc
+    else:
+        a = pc
+        c = pr
+    # padded row (x * 373) >> 12 == x // 11 for every padded cell: no call to the division helper
+    ra = (a * 373) >> 12
+    rc = (c * 373) >> 12
+    ddr = rc - ra
+    ddc = (c - 11 * rc) - (a - 11 * ra)
+    d = -1
+    if ddr <= 4 and -4 <= ddc and ddc <= 4:
+        if ddr == 0:
+            d = 0
+        elif ddc == 0:
+            d = 1
+        elif ddr == ddc:
+            d = 2
+        elif ddr == -ddc:
+            d = 3
+    if d >= 0:
+        li = int(ptr8(_LAT)[d * 121 + a])
+        if li != 255:
+            k = i * 4 + d
+            kk = j * 4 + d
+            v -= int(ptr32(w.dr)[k]) + int(ptr32(w.dc)[kk])
+            f4 -= int(ptr32(w.d4r)[k]) + ((ptr16(w.d4c)[kk] ^ 0x8000) - 0x8000)
+            color = int(b._color)
+            bd = ptr8(w.bd)
+            bd[pr] = color
+            bd[pc] = 3 - color
+            v += int(walk(b, li, 0)) - int(ptr32(w.lbase)[li])
+            f4 += int(b._lf) - ((ptr16(w.lf4)[li] ^ 0x8000) - 0x8000)
+            bd[pr] = 0
+            bd[pc] = 0
+    # evaluate.payoff; viper's // is Python's floor division (a call to the runtime's small-int helper)
+    fb = f4 >> 10
+    fw = f4 & 1023
+    if fb >= 2 and fw <= 0:
+        v += _DOUBLE
+    elif fw >= 2 and fb <= 0:
+        v -= _DOUBLE
+    if v > _CLIP:
+        v = _CLIP
+    elif v < -_CLIP:
+        v = -_CLIP
+    if v < 0:
+        return v * _SQUASH // (_SQUASH - v)
+    return v * _SQUASH // (_SQUASH + v)
 
 
 _DIRS = b"\x01\x02\x0d\x18\x17\x16\x0b\x00"  # evaluate.DIRS + 12: the 8 clamp directions in padded space
