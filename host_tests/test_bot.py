@@ -151,6 +151,53 @@ def test_quiet_pair_shortcut_equals_full_rescoring(level):
                     assert (v if color == BLACK else -v) == w.m[i * _MAXK + j]
 
 
+def test_the_line_tables_are_written_from_the_rules():
+    """engine/bot/linetables.py is what tools.bottables writes, and its tables mean what the bot reads them
+    as: the line through each cell, a window's class, and a segment's clamps as the engine plays them."""
+    import engine.bot.linetables as lt
+    from engine import PAD
+    from tools import bottables
+
+    assert bottables.main(["--check"]) == 0
+    onb = set(PAD)
+    for d, st in enumerate(bottables.STEPS):
+        for p in PAD:
+            run = [p]
+            while run[0] - st in onb:
+                run.insert(0, run[0] - st)
+            while run[-1] + st in onb:
+                run.append(run[-1] + st)
+            li = lt.LINE_AT[d * 121 + p]
+            if len(run) < 4:
+                assert li == 255
+            else:
+                assert (lt.LS[li], lt.LST[li]) == (run[0], st)
+    for code in range(1024):
+        cells = [(code >> (2 * k)) & 3 for k in range(5)]
+        if 3 in cells or (1 in cells and 2 in cells):
+            assert lt.WK[code] == 0
+        else:
+            assert lt.WK[code] == (5 + cells.count(2) if 2 in cells else cells.count(1))
+    for code in range(256):
+        seg = [(code >> 6) & 3, (code >> 4) & 3, (code >> 2) & 3, code & 3]  # cells e5..h5, first to last
+        flags = 0
+        for bit, who, new in ((1, BLACK, 0), (2, BLACK, 3), (4, WHITE, 0), (8, WHITE, 3)):
+            if seg[new] != 0:
+                continue
+            cells = [0] * 81
+            for k in range(4):
+                cells[36 + k] = seg[k]
+            g = Game()
+            g.set_position(cells, [36 + k for k in range(4) if seg[k] == 3])
+            far = 80 if who == BLACK else 0
+            g.play(*((36 + new, far) if who == BLACK else (far, 36 + new)))
+            if (g.captures_black if who == BLACK else g.captures_white):
+                flags |= bit
+        nb = (flags & 1) + ((flags >> 1) & 1)
+        nw = ((flags >> 2) & 1) + ((flags >> 3) & 1)
+        assert lt.SEG[code] == flags | (3 * nb + nw) << 4, (seg, flags)
+
+
 def _pair_test_positions():
     """Random positions, and the cases where a pair with nothing to capture is still not quiet: a
     five to complete (for either side), sudden death, a board that two turtles fill."""

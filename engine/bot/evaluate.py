@@ -1,6 +1,9 @@
-"""How the bot scores a position (black's point of view): the padded board's lines and the window tables built from them at import, the line walk, one cell's line changes, a quiet pair by formula, a trial turn by rescoring its lines (or roughly, medium), and the payoff every score passes through (fours, squash)."""
+"""How the bot scores a position (black's point of view): the window weights (the padded board's lines and window classes: engine/bot/linetables.py), the line walk, one cell's line changes, a quiet pair by formula, a trial turn by rescoring its lines (or roughly, medium), and the payoff every score passes through (fours, squash)."""
 from engine._compat import const
 from engine import PAD
+# the board's lines, the window classes, the clamp segments and the cells' order from the centre: geometry
+# and rules, written as constants by tools/bottables.py (the derivation is there)
+from engine.bot.linetables import LS, LST, WK, SEG, CEN, LINE_AT, ORDER  # noqa: F401 (CEN, ORDER, LINE_AT: candidates and solve take them from here)
 
 _NLINES = const(40)  # lines of 4+ cells: 9 rows, 9 columns, 11 diagonals each way (test_bot checks)
 
@@ -11,100 +14,25 @@ DIRS = (-11, -10, 1, 12, 11, 10, -1, -12)  # the 8 clamp directions in padded sp
 
 
 def _build():
-    """Static tables (built once at import; allocation here is fine). Its inputs are lists, built
-    when it runs: a tuple of constants would stay on the heap with the module's constants."""
-    steps = [1, 11, 12, 10]  # E, S, SE, SW in padded space: the 4 line directions
+    """The window weights' tables (built once at import; allocation here is fine). Its inputs are
+    lists, built when it runs: a tuple of constants would stay on the heap with the module's
+    constants."""
     # Window weights (black's point of view; the bot flips the sign for white).
     # lw[n]: a 5-cell window holding n turtles of one colour and otherwise only
     # empty cells (a potential line of five). lwd[n]: gain of adding a turtle
     # (the heuristic's; KHB[4], completing a five, is what easy never misses).
     lw = [0, 2, 12, 250, 450, 6000]
     lwd = [0, 10, 58, 380, 5550, 0]
-    from engine import PAD  # (a local name: no slot in the module's globals for it)
-
-    onb = bytearray(121)
-    for p in PAD:
-        onb[p] = 1
-    # Lines of 4+ cells in each direction (first cell, step) and the
-    # line through each padded cell per direction (255: none of 4+ cells).
-    ls = bytearray()
-    lst = bytearray()
-    line_at = bytearray(b"\xff" * 484)
-    for d in range(4):
-        st = steps[d]
-        for p in PAD:
-            if onb[p - st]:
-                continue
-            n = 0
-            q = p
-            while onb[q]:
-                n += 1
-                q += st
-            if n < 4:
-                continue
-            q = p
-            while onb[q]:
-                line_at[d * 121 + q] = len(ls)
-                q += st
-            ls.append(p)
-            lst.append(st)
-    # Window code: 5 cells, 2 bits each, newest (last) cell in the low bits.
-    # Every score of a window depends only on its class, so one byte per
-    # code. Class by recurrence (code >> 2 drops the oldest cell's place for
-    # an empty one): 0 dead, 1..5 only black (count), 6..10 only white (5 + count).
-    nbt = bytearray(1024)  # counts per code (garbage after import)
-    nwt = bytearray(1024)
-    net = bytearray(1024)
-    for code in range(1, 1024):
-        q = code >> 2
-        d = code & 3
-        nbt[code] = nbt[q] + (1 if d == 1 else 0)
-        nwt[code] = nwt[q] + (1 if d == 2 else 0)
-        net[code] = net[q] + (1 if d == 3 else 0)
-    wk = bytearray(1024)
-    for code in range(1024):
-        if net[code] == 0:
-            if nwt[code] == 0:
-                wk[code] = nbt[code]
-            elif nbt[code] == 0:
-                wk[code] = 5 + nwt[code]
-    # Per class: black's score of the window, and the heuristic gain of an
-    # empty cell in it for black and for white (blocking is worth a bit less
-    # than building: x 13/16).
+    # Per window class (linetables.WK: 0 dead, 1..5 black alone, 6..10 white alone): black's score of
+    # the window, and the heuristic gain of an empty cell in it for black and for white (blocking is
+    # worth a bit less than building: x 13/16).
     kws = tuple(lw[k] if k < 6 else -lw[k - 5] for k in range(11))
     khb = tuple(lwd[k] if k < 5 else (0 if k < 6 else (lwd[k - 5] * 13) >> 4) for k in range(11))
     khw = tuple((lwd[k] * 13) >> 4 if k < 5 else (0 if k < 6 else lwd[k - 5]) for k in range(11))
-    # Segment code: 4 cells, first (oldest) cell in bits 6-7, last in bits 0-1.
-    # bits 0-3: 1 black can clamp by playing the first cell, 2 ... the last
-    # cell, 4 / 8 the same for white; bits 4-7: 3 * black's threats + white's
-    # (an index into the per-move threat values).
-    seg = bytearray(256)
-    for code in range(256):
-        a = (code >> 6) & 3
-        b = (code >> 4) & 3
-        c = (code >> 2) & 3
-        d = code & 3
-        f = 0
-        if b >= 2 and c >= 2:  # white or egg in the middle: black's clamp
-            if a == 0 and d == 1:
-                f |= 1
-            if d == 0 and a == 1:
-                f |= 2
-        if (b & 1) and (c & 1) and b and c:  # black or egg: white's clamp
-            if a == 0 and d == 2:
-                f |= 4
-            if d == 0 and a == 2:
-                f |= 8
-        seg[code] = f | (3 * ((f & 1) + ((f >> 1) & 1)) + (((f >> 2) & 1) + ((f >> 3) & 1))) << 4
-    cen = bytearray(121)
-    for i in range(81):
-        cen[PAD[i]] = 4 - max(abs(i // 9 - 4), abs(i % 9 - 4))
-    # cells from the centre out (ring by ring, row-major in a ring): the reply search's order
-    order = bytes(sorted(range(81), key=lambda i: max(abs(i // 9 - 4), abs(i % 9 - 4)) * 81 + i))
-    return (bytes(ls), bytes(lst), bytes(wk), kws, khb, khw, bytes(seg), bytes(cen), bytes(line_at), order)
+    return kws, khb, khw
 
 
-(LS, LST, WK, KWS, KHB, KHW, SEG, CEN, LINE_AT, ORDER) = _build()
+(KWS, KHB, KHW) = _build()
 KF = (0, 0, 0, 0, 1024, 0, 0, 0, 0, 1, 0)  # per window class: a black four counts 1024, a white one 1
 del _build  # the builder's bytecode would stay on the heap for nothing
 

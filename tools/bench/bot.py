@@ -203,7 +203,7 @@ _RUN_ONCE = {"classes": ("Work", "Bot"), "freed": ("_build", "_level")}
 
 # The modules `import engine.bot` loads: the heap held above is theirs (engine/bot/deepen.py is imported
 # only by the app, in hard mode on a board with core 1).
-HELD_MODULES = ("__init__", "candidates", "evaluate", "solve", "tables", "viper")
+HELD_MODULES = ("__init__", "candidates", "evaluate", "linetables", "solve", "tables", "viper")
 
 
 def bot_bytecode(files):
