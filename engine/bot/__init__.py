@@ -3,9 +3,11 @@
 The package, one concern per module, in the order a move uses them:
   tables.py      level parameters; the scratch memory every Bot shares (Work, board())
   candidates.py  the root scan (heuristic, egg timing) and the candidate moves; easy's pick
-  evaluate.py    the padded board's lines and the window tables built from them at import,
-                 the line walk and every score: one cell, a quiet pair, a trial turn, the payoff
-  solve.py       the matrix game: its payoffs (pairs played on the trial Game), fictitious
+  linetables.py  the padded board's lines, window classes and clamp segments as constants
+                 (written by tools/bottables.py)
+  evaluate.py    the window weights, the line walk and every score: one cell, a quiet pair,
+                 a trial turn, the payoff
+  solve.py       the matrix game: its payoffs (pairs played on the trial Game unless quiet), fictitious
                  play, the columns it gains (the collision column, the opponent's best
                  replies over the whole board: hard), the pick from the mixed strategy
   deepen.py      after a move: hard's answer searched one turn deeper (a hard search of
