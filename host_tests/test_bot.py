@@ -125,6 +125,36 @@ def run_to_phase(bot, game, color, phase):
         assert bot.step(1) == -1
 
 
+def noiseless(level):
+    """A Bot of `level` without payoff noise (its level record copied: the records are shared)."""
+    bot = Bot(level, 2)
+    rec = bytearray(bot._lv)
+    rec[3] = 0  # tables._P_NOISE
+    bot._lv = bytes(rec)
+    return bot
+
+
+def check_matrix_is_rescoring(bot, g, color, level):
+    """Every entry of bot's payoff matrix (after PAIRS) is what the general path (play the turn, replay its
+    log, rescore the lines) gives the pair (medium's rough capture turns aside); returns how many pairs
+    were quiet."""
+    w = bot._w
+    h = Game()
+    h.copy_from(g)
+    quiet_seen = 0
+    for i in range(bot._nr):
+        for j in range(bot._nc):
+            r, c = w.rows[i], w.cols[j]
+            h.play(*((r, c) if color == BLACK else (c, r)))
+            v = rescore(bot, h)
+            quiet = r != c and h.log_len == 3 and h.result == ONGOING
+            quiet_seen += quiet
+            h.undo()
+            if quiet or level == "hard" or h.result != ONGOING:  # medium scores capture turns roughly, on purpose
+                assert (v if color == BLACK else -v) == w.m[i * _MAXK + j], (i, j)
+    return quiet_seen
+
+
 @pytest.mark.parametrize("level", ("medium", "hard"))
 def test_quiet_pair_shortcut_equals_full_rescoring(level):
     """Matrix entries equal the general path (log replay + line rescoring) for the same pair."""
@@ -132,23 +162,9 @@ def test_quiet_pair_shortcut_equals_full_rescoring(level):
 
     for k, g in enumerate(random_positions(12, seed=21)):
         color = BLACK if k % 2 else WHITE
-        bot = Bot(level, 2)
-        rec = bytearray(bot._lv)  # a copy: the level records are shared
-        rec[3] = 0  # no payoff noise (tables._P_NOISE)
-        bot._lv = bytes(rec)
+        bot = noiseless(level)
         run_to_phase(bot, g, color, _PH_FP)
-        w = bot._w
-        h = Game()
-        h.copy_from(g)
-        for i in range(bot._nr):
-            for j in range(bot._nc):
-                r, c = w.rows[i], w.cols[j]
-                h.play(*((r, c) if color == BLACK else (c, r)))
-                v = rescore(bot, h)
-                approximated = level == "medium" and (h.log_len > 3 or r == c) and h.result == ONGOING
-                h.undo()
-                if not approximated:  # medium scores capture turns roughly, on purpose
-                    assert (v if color == BLACK else -v) == w.m[i * _MAXK + j]
+        check_matrix_is_rescoring(bot, g, color, level)
 
 
 def test_the_line_tables_are_written_from_the_rules():
@@ -246,10 +262,7 @@ def test_pairs_play_only_the_pairs_that_are_not_quiet(level, monkeypatch):
     quiet_seen = 0
     for k, g in enumerate(_pair_test_positions()):
         for color in (BLACK, WHITE):
-            bot = Bot(level, 2)
-            rec = bytearray(bot._lv)
-            rec[3] = 0  # no payoff noise (tables._P_NOISE)
-            bot._lv = bytes(rec)
+            bot = noiseless(level)
             run_to_phase(bot, g, color, _PH_PAIRS)
             root_sudden, root_empty = g.sudden_death, g.empty
 
@@ -266,19 +279,7 @@ def test_pairs_play_only_the_pairs_that_are_not_quiet(level, monkeypatch):
             for black, white, log_len, result, sudden in played:
                 quiet = black != white and log_len == 3 and result == ONGOING and not sudden  # (two fives: sudden death)
                 assert not quiet or root_sudden or root_empty <= 2, (k, color, black, white)
-            w = bot._w
-            h = Game()
-            h.copy_from(g)
-            for i in range(bot._nr):
-                for j in range(bot._nc):
-                    r, c = w.rows[i], w.cols[j]
-                    h.play(*((r, c) if color == BLACK else (c, r)))
-                    v = rescore(bot, h)
-                    quiet = r != c and h.log_len == 3 and h.result == ONGOING
-                    quiet_seen += quiet
-                    h.undo()
-                    if quiet or level == "hard" or h.result != ONGOING:  # medium scores capture turns roughly
-                        assert (v if color == BLACK else -v) == w.m[i * _MAXK + j], (k, color, i, j)
+            quiet_seen += check_matrix_is_rescoring(bot, g, color, level)
     assert quiet_seen > 100
 
 
