@@ -147,7 +147,7 @@ class Bot:
         self._redo = 0  # the collision column was considered in this move
         # the reply search (solve.py)
         self._rounds = 0  # rounds still to run in this move
-        self._cell = 0  # cursor of REPLIES: pass * 81 + index in evaluate.ORDER
+        self._cell = 0  # cursor of REPLIES: pass * 81 + index in linetables.ORDER
         self._oi = 0  # the row a reply's evaluation is at
         self._ov = 0  # that reply's value so far
         self._rspent = 0  # units spent in this round (solve._REPLY_BUDGET)

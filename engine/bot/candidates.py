@@ -1,7 +1,8 @@
 """What the bot considers: the root scan (every line's score and fours, each empty cell's heuristic for both colours, egg timing), the candidate moves drawn from it, and easy's pick."""
 from engine._compat import const
 from engine import PAD, UNPAD
-from engine.bot.evaluate import DIRS, LINE_AT, CEN, KHB, walk
+from engine.bot.evaluate import DIRS, KHB, walk
+from engine.bot.linetables import CEN, LINE_AT
 
 _BLACK = const(1)  # the engine's values (test_bot checks them)
 _WHITE = const(2)

@@ -3,7 +3,7 @@ from engine._compat import const
 from engine import PAD
 # the board's lines, the window classes, the clamp segments and the cells' order from the centre: geometry
 # and rules, written as constants by tools/bottables.py (the derivation is there)
-from engine.bot.linetables import LS, LST, WK, SEG, CEN, LINE_AT, ORDER  # noqa: F401 (CEN, ORDER, LINE_AT: candidates and solve take them from here)
+from engine.bot.linetables import LS, LST, WK, SEG, LINE_AT
 
 _NLINES = const(40)  # lines of 4+ cells: 9 rows, 9 columns, 11 diagonals each way (test_bot checks)
 
@@ -165,7 +165,7 @@ try:
     from engine.bot import viper as _viper
     from array import array as _array
 
-    walk = _viper.walker(LS, LST, WK, SEG, _array("i", KWS + KF + KHB + KHW), PAD, LINE_AT)
+    walk = _viper.walker(_array("i", KWS + KF + KHB + KHW))
     EMITTER = "viper"
 except (ImportError, SyntaxError):
     _viper = None

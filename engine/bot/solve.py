@@ -1,10 +1,11 @@
-"""The matrix game of the candidate moves: its payoffs (each candidate's line changes alone, phase DELTA; every pair played on the trial Game and scored, PAIRS), its solve by fictitious play over the rows no candidate reply beats at once (FP), the columns it gains (the dominant row's cell as a collision; the opponent's best replies over the whole board, REPLIES, hard) and the pick from the mixed strategy (PICK)."""
+"""The matrix game of the candidate moves: its payoffs (each candidate's line changes alone, phase DELTA; every pair scored, played on the trial Game unless it is quiet, PAIRS), its solve by fictitious play over the rows no candidate reply beats at once (FP), the columns it gains (the dominant row's cell as a collision; the opponent's best replies over the whole board, REPLIES, hard) and the pick from the mixed strategy (PICK)."""
 from array import array as _array
 
 from engine._compat import const
 from engine import PAD
-from engine.bot.evaluate import DIRS, ORDER, cell_delta, quiet, rescore, rough
+from engine.bot.evaluate import DIRS, cell_delta, quiet, rescore, rough
 from engine.bot import evaluate
+from engine.bot.linetables import ORDER
 
 _BLACK = const(1)  # the engine's values (test_bot checks them)
 _ONGOING = const(0)

@@ -7,14 +7,11 @@
 # 32 bits, as in the bytecode.
 import micropython
 from engine._compat import const
+from engine import PAD as _PAD
+from engine.bot.linetables import LS as _LS, LST as _LST, WK as _WK, SEG as _SEG, LINE_AT as _LAT
 
-_LS = None  # evaluate's tables, handed over by walker() (this module imports nothing of the bot's:
-_LST = None  # evaluate imports it)
-_WK = None
-_SEG = None
-_T = None  # per window class k: score at k, fours at 11 + k, heuristic gains at 22 + k (black), 33 + k (white)
-_PAD = None  # engine.PAD
-_LAT = None  # evaluate.LINE_AT
+_T = None  # per window class k: score at k, fours at 11 + k, heuristic gains at 22 + k (black), 33 + k (white):
+# evaluate's weights, handed over by walker() (this module imports nothing of evaluate's: evaluate imports it)
 
 # evaluate's consts (host_tests/test_bot.py checks that they are the same values)
 _MAT = const(30)
@@ -23,17 +20,11 @@ _CLIP = const(20000)
 _SQUASH = const(4000)
 
 
-def walker(ls, lst, wk, seg, table, pad, line_at):
-    """evaluate.walk over these tables (table: an array("i") of 44 entries, see _T), as machine code;
-    cell_delta and quiet read them too."""
-    global _LS, _LST, _WK, _SEG, _T, _PAD, _LAT
-    _LS = ls
-    _LST = lst
-    _WK = wk
-    _SEG = seg
+def walker(table):
+    """evaluate.walk with these window weights (an array("i") of 44 entries, see _T), as machine code;
+    cell_delta reads them too."""
+    global _T
     _T = table
-    _PAD = pad
-    _LAT = line_at
     return walk
 
 
