@@ -469,3 +469,82 @@ def test_the_machine_code_quiet_pair_and_cell_delta_are_the_bytecodes(pico):
     got = guest_json(pico, _QUIET + "import json\nprint('@J', json.dumps(main(%r, %r)))"
                      % (ps, ["hard", "medium"]), timeout=3000)
     assert got == want
+
+
+# A trial turn's rescoring (every line through a cell it changed), run by the same code on the Pico (machine code)
+# and on the host (bytecode): every pair of empty cells played in three positions at hard (clamp threats scored)
+# and one at medium (none), each turn rescored twice, as it is and with the root's score and fours shifted so the
+# payoff clips at both ends and gives the double four's bonus either way. The positions were picked for their
+# turn records: eggs laid, captures, contested eggs that vanish, hatchlings, decided games. The values go into a
+# digest, as in _QUIET.
+_RESCORE = """
+from engine import Game, PAD
+from engine.bot import Bot, evaluate
+SH = ((-19000, 0), (19000, 0), (-26000, 2048), (26000, 2), (600, 2050), (-700, 3))
+def main(P):
+    out = []
+    g = Game()
+    for level, k, turns in P:
+        b = Bot(level, 1)
+        w = b._w
+        g.reset()
+        for x, y in turns:
+            g.play(x, y)
+        b.reseed(k)
+        b.choose(g, 1 + (k & 1))
+        bd = w.bd
+        b0 = bytes(bd)
+        t0 = b._total
+        f0 = b._f4
+        # turns, the values' digest, negative ones, clipped up, clipped down, decided games; turns with an egg
+        # laid, a capture, a vanish, a hatch
+        e = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        cells = [c for c in range(81) if not bd[PAD[c]]]
+        for r in cells:
+            for c in cells:
+                g.play(r, c)
+                for t, f in ((0, 0), SH[e[0] % 6]):
+                    b._total = t0 + t
+                    b._f4 = f0 + f
+                    v = evaluate.rescore(b, g)
+                    e[1] = ((e[1] * 31) ^ (v & 0xFFFFFF)) & 0xFFFFFF
+                    e[2] += 1 if v < 0 else 0
+                    e[3] += 1 if v == 3333 else 0  # payoff(20000, 0)
+                    e[4] += 1 if v == -3334 else 0  # payoff(-20000, 0)
+                b._total = t0
+                b._f4 = f0
+                e[0] += 1
+                e[5] += 1 if g.result else 0
+                log = g.log
+                has = 0
+                for p in range(0, g.log_len, 3):
+                    has |= 1 << log[p]
+                e[6] += (has >> 2) & 1
+                e[7] += (has >> 6) & 1
+                e[8] += (has >> 7) & 1
+                e[9] += (has >> 8) & 1
+                g.undo()
+        out.append([e, bytes(bd) == b0])  # and the board put back
+    return out
+"""
+
+
+def test_the_machine_code_rescore_of_a_trial_turn_is_the_bytecodes(pico):
+    from engine.bot.evaluate import payoff
+    from tools.bench.rp2040 import position_turns
+
+    assert guest_json(pico, "import json\nfrom engine.bot import evaluate as e, solve\nv = e._viper\nprint('@J', "
+                            "json.dumps([e.rescore is v.rescore, solve.rescore is v.rescore]))") == [True] * 2
+    if payoff(20000, 0) != 3333 or payoff(-20000, 0) != -3334:
+        raise AssertionError("the script counts clipped payoffs by value: update it")
+    turns = position_turns()
+    ps = [("hard", k, turns[k]) for k in (133, 322, 476)] + [("medium", 322, turns[322])]
+    scope = {}
+    exec(_RESCORE, scope)  # the host: the bytecode
+    want = scope["main"](ps)
+    assert all(back for _, back in want)
+    e = [sum(x) for x in zip(*[e for e, _ in want])]
+    assert e[0] > 3000 and e[2] > 1000 and e[3] and e[4]  # negative values; clipped both ways
+    assert e[5] > 100 and e[6] > 50 and e[7] > 1000 and e[8] > 50 and e[9] > 1000  # every kind of turn record
+    got = guest_json(pico, _RESCORE + "import json\nprint('@J', json.dumps(main(%r)))" % (ps,), timeout=3000)
+    assert got == want

@@ -362,6 +362,10 @@ def rescore(b, g):
     return payoff(b._total + delta + (b._mat + dm) * _MAT, f4)
 
 
+if _viper is not None:
+    rescore = _viper.rescore  # noqa: F811 (the same values as machine code: engine/bot/viper.py)
+
+
 def rough(b, g, i, j):
     """Medium's evaluation of a capture turn on g (row i, column j): the placements' own line
     changes plus material only, no line rescoring (that is what keeps medium cheap)."""

@@ -18,6 +18,7 @@ _MAT = const(30)
 _DOUBLE = const(3000)
 _CLIP = const(20000)
 _SQUASH = const(4000)
+_WIN = const(30000)
 
 
 def walker(table):
@@ -261,6 +262,143 @@ def quiet(b, i_o, j_o) -> int:
             bd[pr] = 0
             bd[pc] = 0
     # evaluate.payoff; viper's // is Python's floor division (a call to the runtime's small-int helper)
+    fb = f4 >> 10
+    fw = f4 & 1023
+    if fb >= 2 and fw <= 0:
+        v += _DOUBLE
+    elif fw >= 2 and fb <= 0:
+        v -= _DOUBLE
+    if v > _CLIP:
+        v = _CLIP
+    elif v < -_CLIP:
+        v = -_CLIP
+    if v < 0:
+        return v * _SQUASH // (_SQUASH - v)
+    return v * _SQUASH // (_SQUASH + v)
+
+
+@micropython.viper
+def rescore(b, g) -> int:
+    """evaluate.rescore (its docstring says what it computes), as machine code: walk's loop without the heuristic,
+    inline (b._lf is left as it was); each line once by two bit masks (the bytecode's w.lstamp is left as it was)."""
+    res = int(g.result)
+    if res:
+        if res == 1:  # the engine's BLACK_WON, WHITE_WON; a draw is worth 0
+            return _WIN
+        if res == 2:
+            return -_WIN
+        return 0
+    w = b._w
+    bd = ptr8(w.bd)
+    log = ptr8(g.log)
+    pad = ptr8(_PAD)
+    n = int(g.log_len)
+    # apply the turn record to the root board (the engine's EV_* opcodes: 1 place, 2 egg, 6 captured, 7 vanish,
+    # 8 hatch; 3..5, clamps and steps, change no cell)
+    dm = 0
+    p = 0
+    while p < n:
+        op = log[p]
+        if op == 1:
+            bd[pad[log[p + 1]]] = 1
+            bd[pad[log[p + 2]]] = 2
+        elif op == 2:
+            bd[pad[log[p + 1]]] = 3
+        elif op == 6 or op == 7:
+            a = pad[log[p + 1]]
+            x = bd[a]
+            if x == 1:
+                dm -= 1
+            elif x == 2:
+                dm += 1
+            bd[a] = 0
+        elif op == 8:
+            x = log[p + 2]
+            if x == 1:
+                dm += 1
+            else:
+                dm -= 1
+            bd[pad[log[p + 1]]] = x
+        p += 3
+    lat = ptr8(_LAT)
+    ls = ptr8(_LS)
+    lst = ptr8(_LST)
+    wk = ptr8(_WK)
+    seg = ptr8(_SEG)
+    t = ptr32(_T)
+    lbase = ptr32(w.lbase)
+    lf4 = ptr16(w.lf4)
+    thr = int(b._threats)
+    tsc = ptr16(0)  # (as in walk)
+    if thr:
+        tsc = ptr16(w.tsc)
+    v = int(b._total) + (int(b._mat) + dm) * _MAT
+    f4 = int(b._f4)
+    lo = 0  # lines 0..31 and 32..39 walked so far
+    hi = 0
+    p = 0
+    while p < n:
+        op = log[p]
+        c = -1
+        c2 = -1
+        if op <= 2 or op >= 6:
+            c = pad[log[p + 1]]
+            if op == 1:
+                c2 = pad[log[p + 2]]
+        while c >= 0:
+            d = 0
+            while d < 484:
+                li = lat[d + c]
+                d += 121
+                if li == 255:
+                    continue
+                if li < 32:
+                    m = 1 << li
+                    if lo & m:
+                        continue
+                    lo |= m
+                else:
+                    m = 1 << (li - 32)
+                    if hi & m:
+                        continue
+                    hi |= m
+                st = int(lst[li])
+                q = int(ls[li])
+                code = 192 | (bd[q] << 4) | (bd[q + st] << 2) | bd[q + st + st]
+                q += 3 * st
+                x = bd[q]
+                while x != 4:
+                    code = ((code << 2) | x) & 1023
+                    if thr:
+                        f = seg[code & 255]
+                        if f:
+                            v += ((tsc[f >> 4] ^ 0x8000) - 0x8000)
+                    k = wk[code]
+                    if k:
+                        v += t[k]
+                        f4 += t[11 + k]
+                    q += st
+                    x = bd[q]
+                v -= lbase[li]
+                f4 -= (lf4[li] ^ 0x8000) - 0x8000
+            c = c2
+            c2 = -1
+        p += 3
+    # put the root board back, newest change first (a captured cell's value is in the record; a vanished or
+    # hatched one held an egg)
+    while p > 0:
+        p -= 3
+        op = log[p]
+        if op == 1:
+            bd[pad[log[p + 1]]] = 0
+            bd[pad[log[p + 2]]] = 0
+        elif op == 2:
+            bd[pad[log[p + 1]]] = 0
+        elif op == 6:
+            bd[pad[log[p + 1]]] = log[p + 2]
+        elif op == 7 or op == 8:
+            bd[pad[log[p + 1]]] = 3
+    # evaluate.payoff (as in quiet)
     fb = f4 >> 10
     fw = f4 & 1023
     if fb >= 2 and fw <= 0:
