@@ -1,4 +1,4 @@
-"""The bot's hottest loops as machine code (MicroPython's viper emitter): the line walk, one cell's line changes, a quiet pair's value, batches of fictitious play and the clamp test, the same results as evaluate.walk, evaluate.cell_delta, evaluate.quiet, solve.fp_batch and solve._clamps; only where the port compiles viper."""
+"""The bot's hottest loops as machine code (MicroPython's viper emitter): the line walk, one cell's line changes, a quiet pair's value, a trial turn's rescoring, batches of fictitious play and the clamp test, the same results as evaluate.walk, evaluate.cell_delta, evaluate.quiet, evaluate.rescore, solve.fp_batch and solve._clamps; only where the port compiles viper."""
 # Imported inside a try by evaluate.py (solve.py takes its functions from there): CPython has no
 # `micropython` module, the webassembly port and CircuitPython refuse the decorator (SyntaxError), and a
 # deploy that compiles bytecode only leaves this file out (tools/devicefiles.py, MACHINE_CODE); the bytecode
