@@ -19,6 +19,13 @@ _DOUBLE = const(3000)
 _CLIP = const(20000)
 _SQUASH = const(4000)
 _WIN = const(30000)
+_BLACK_WON = const(1)  # the engine's results and turn-record opcodes (test_bot checks them)
+_WHITE_WON = const(2)
+_OP_PLACE = const(1)
+_OP_EGG = const(2)
+_OP_CAPTURED = const(6)
+_OP_VANISH = const(7)
+_OP_HATCH = const(8)
 
 
 def walker(table):
@@ -283,9 +290,9 @@ def rescore(b, g) -> int:
     inline (b._lf is left as it was); each line once by two bit masks (the bytecode's w.lstamp is left as it was)."""
     res = int(g.result)
     if res:
-        if res == 1:  # the engine's BLACK_WON, WHITE_WON; a draw is worth 0
+        if res == _BLACK_WON:  # (a draw is worth 0)
             return _WIN
-        if res == 2:
+        if res == _WHITE_WON:
             return -_WIN
         return 0
     w = b._w
@@ -293,18 +300,18 @@ def rescore(b, g) -> int:
     log = ptr8(g.log)
     pad = ptr8(_PAD)
     n = int(g.log_len)
-    # apply the turn record to the root board (the engine's EV_* opcodes: 1 place, 2 egg, 6 captured, 7 vanish,
-    # 8 hatch; 3..5, clamps and steps, change no cell)
+    # apply the turn record to the root board (the opcodes between _OP_EGG and _OP_CAPTURED, clamps and steps,
+    # change no cell)
     dm = 0
     p = 0
     while p < n:
         op = log[p]
-        if op == 1:
+        if op == _OP_PLACE:
             bd[pad[log[p + 1]]] = 1
             bd[pad[log[p + 2]]] = 2
-        elif op == 2:
+        elif op == _OP_EGG:
             bd[pad[log[p + 1]]] = 3
-        elif op == 6 or op == 7:
+        elif op == _OP_CAPTURED or op == _OP_VANISH:
             a = pad[log[p + 1]]
             x = bd[a]
             if x == 1:
@@ -312,7 +319,7 @@ def rescore(b, g) -> int:
             elif x == 2:
                 dm += 1
             bd[a] = 0
-        elif op == 8:
+        elif op == _OP_HATCH:
             x = log[p + 2]
             if x == 1:
                 dm += 1
@@ -341,9 +348,9 @@ def rescore(b, g) -> int:
         op = log[p]
         c = -1
         c2 = -1
-        if op <= 2 or op >= 6:
+        if op <= _OP_EGG or op >= _OP_CAPTURED:
             c = pad[log[p + 1]]
-            if op == 1:
+            if op == _OP_PLACE:
                 c2 = pad[log[p + 2]]
         while c >= 0:
             d = 0
@@ -389,14 +396,14 @@ def rescore(b, g) -> int:
     while p > 0:
         p -= 3
         op = log[p]
-        if op == 1:
+        if op == _OP_PLACE:
             bd[pad[log[p + 1]]] = 0
             bd[pad[log[p + 2]]] = 0
-        elif op == 2:
+        elif op == _OP_EGG:
             bd[pad[log[p + 1]]] = 0
-        elif op == 6:
+        elif op == _OP_CAPTURED:
             bd[pad[log[p + 1]]] = log[p + 2]
-        elif op == 7 or op == 8:
+        elif op == _OP_VANISH or op == _OP_HATCH:
             bd[pad[log[p + 1]]] = 3
     # evaluate.payoff (as in quiet)
     fb = f4 >> 10
