@@ -42,6 +42,8 @@ _LOG_ENTRIES = const(322)
 # Directions in the order of DIR_DELTA: N, NE, E, SE, S, SW, W, NW.
 DIR_DELTA = (-9, -8, 1, 10, 9, 8, -1, -10)
 _DIRS = (-11, -10, 1, 12, 11, 10, -1, -12)  # the same in padded space
+# the clamp mask's bit of each padded direction, at the direction + 12
+_DIR_BIT = bytes(1 << _DIRS.index(d - 12) if d - 12 in _DIRS else 0 for d in range(25))
 _AXES = (1, 11, 12, 10)  # E, S, SE, SW: one per line orientation
 
 # cell index 0..80 <-> padded index (PAD and UNPAD, 255 on the wall, are public for copy_padded() users)
@@ -262,16 +264,16 @@ class Game:
                 # stop after one load.
                 e = 3 - p
                 mask = 0
-                bit = 1
                 for d in _DIRS:
                     if b[c + d] & e:
-                        if b[c + d + d] & e and b[c + 3 * d] == p and not self._counted(c, c + 3 * d, start, end):
-                            mask |= bit
+                        # (a far end in a higher cell is never a newcomer
+                        # counted from its own side: no _counted call)
+                        if b[c + d + d] & e and b[c + 3 * d] == p and (d > 0 or not self._counted(c, c + 3 * d, start, end)):
+                            mask |= _DIR_BIT[d + 12]
                             if p == BLACK:
                                 cb += 1
                             else:
                                 cw += 1
-                    bit <<= 1
                 if mask:
                     log[n] = EV_CLAMP_BLACK if p == BLACK else EV_CLAMP_WHITE
                     log[n + 1] = UNPAD[c]
