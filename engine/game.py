@@ -9,7 +9,7 @@ WHITE = const(2)
 EGG = const(3)
 _WALL = const(4)
 WALL = _WALL  # public: the border value of copy_padded() boards (the bot walks to it)
-_MARK = const(8)  # "already counted" flag OR-ed into a cell while counting lines
+_MARK = const(8)  # cells at or above are marked "already counted" while counting lines
 
 ONGOING = const(0)
 BLACK_WON = const(1)
@@ -45,6 +45,8 @@ _DIRS = (-11, -10, 1, 12, 11, 10, -1, -12)  # the same in padded space
 # the clamp mask's bit of each padded direction, at the direction + 12
 _DIR_BIT = bytes(1 << _DIRS.index(d - 12) if d - 12 in _DIRS else 0 for d in range(25))
 _AXES = (1, 11, 12, 10)  # E, S, SE, SW: one per line orientation
+# the mark of a winning run on each axis (at the axis's step): 8, 16, 32 or 64, all >= _MARK
+_AXIS_MARK = bytes((0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 64, 16, 32))
 
 # cell index 0..80 <-> padded index (PAD and UNPAD, 255 on the wall, are public for copy_padded() users)
 _P = PAD = bytes((i // 9 + 1) * _W + i % 9 + 1 for i in range(_NCELLS))
@@ -422,9 +424,11 @@ class Game:
         # hatched) or is made of turtles that were already winning before
         # (captures only shorten runs). So only those cells are looked at:
         # the added ones and, in sudden death, the previous winners. Each
-        # winning turtle is marked in the board (so a turtle in two lines
-        # counts once) and listed in the spare list, which then becomes the
-        # current one; the old list stays intact for undo().
+        # winning turtle is marked in the board with its run's axis (so a
+        # turtle in two lines counts once, and a run is walked once, not
+        # from each of its turtles again) and listed in the spare list,
+        # which then becomes the current one; the old list stays intact
+        # for undo().
         b = self._b
         add = self._added
         old = self._win
@@ -438,7 +442,8 @@ class Game:
         while i < total:
             c = old[i] if i < nold else add[i - nold]
             i += 1
-            p = b[c] & 7
+            m = b[c]  # (read once: the marks it gains on its own axes are for axes looked at already)
+            p = m & 7
             if p != BLACK and p != WHITE:
                 continue
             for d in _AXES:
@@ -446,6 +451,8 @@ class Game:
                 # two loads decide that.
                 if b[c + d] & 7 != p and b[c - d] & 7 != p:
                     continue
+                if m >= _MARK and m & _AXIS_MARK[d]:
+                    continue  # its run on this axis is counted already
                 x = c + d
                 while b[x] & 7 == p:
                     x += d
@@ -453,18 +460,20 @@ class Game:
                 while b[y] & 7 == p:
                     y -= d
                 if x - y > 5 * d:  # (x - y) / d - 1 turtles: five or more
+                    mark = _AXIS_MARK[d]
+                    k = n
                     y += d
                     while y != x:
                         v = b[y]
                         if v < _MARK:
-                            b[y] = v | _MARK
                             new[n] = y
                             n += 1
-                            if p == BLACK:
-                                wb += 1
-                            else:
-                                ww += 1
+                        b[y] = v | mark
                         y += d
+                    if p == BLACK:
+                        wb += n - k
+                    else:
+                        ww += n - k
         j = 0
         while j < n:
             b[new[j]] &= 7
