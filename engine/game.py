@@ -42,8 +42,6 @@ _LOG_ENTRIES = const(322)
 # Directions in the order of DIR_DELTA: N, NE, E, SE, S, SW, W, NW.
 DIR_DELTA = (-9, -8, 1, 10, 9, 8, -1, -10)
 _DIRS = (-11, -10, 1, 12, 11, 10, -1, -12)  # the same in padded space
-# the clamp mask's bit of each padded direction, at the direction + 12
-_DIR_BIT = bytes(1 << _DIRS.index(d - 12) if d - 12 in _DIRS else 0 for d in range(25))
 _AXES = (1, 11, 12, 10)  # E, S, SE, SW: one per line orientation
 # the mark of a winning run on each axis (at the axis's step): 8, 16, 32 or 64, all >= _MARK
 _AXIS_MARK = bytes((0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 64, 16, 32))
@@ -263,19 +261,44 @@ class Game:
                 # Enemy test in one operation: v & e is non-zero exactly for
                 # the enemy turtle and for eggs (3), never for empty, own or
                 # wall (4). Most neighbours are empty, so most directions
-                # stop after one load.
+                # stop after one load. The eight directions are written out
+                # (a loop's bookkeeping costs as much as that load), in the
+                # order of the turn record's mask bits: N, NE, E, SE, S, SW,
+                # W, NW, padded steps -11, -10, 1, 12, 11, 10, -1, -12.
                 e = 3 - p
                 mask = 0
-                for d in _DIRS:
-                    if b[c + d] & e:
-                        # (a far end in a higher cell is never a newcomer
-                        # counted from its own side: no _counted call)
-                        if b[c + d + d] & e and b[c + 3 * d] == p and (d > 0 or not self._counted(c, c + 3 * d, start, end)):
-                            mask |= _DIR_BIT[d + 12]
-                            if p == BLACK:
-                                cb += 1
-                            else:
-                                cw += 1
+                if b[c - 11] & e and b[c - 22] & e and b[c - 33] == p:
+                    mask |= 1
+                if b[c - 10] & e and b[c - 20] & e and b[c - 30] == p:
+                    mask |= 2
+                if b[c + 1] & e and b[c + 2] & e and b[c + 3] == p:
+                    mask |= 4
+                if b[c + 12] & e and b[c + 24] & e and b[c + 36] == p:
+                    mask |= 8
+                if b[c + 11] & e and b[c + 22] & e and b[c + 33] == p:
+                    mask |= 16
+                if b[c + 10] & e and b[c + 20] & e and b[c + 30] == p:
+                    mask |= 32
+                if b[c - 1] & e and b[c - 2] & e and b[c - 3] == p:
+                    mask |= 64
+                if b[c - 12] & e and b[c - 24] & e and b[c - 36] == p:
+                    mask |= 128
+                if mask and start:
+                    # Hatchlings (all of one colour) may clamp each other:
+                    # the ruling "distinct clamps" (_counted). The two
+                    # turtles placed are of both colours: never.
+                    bit = 1
+                    for d in _DIRS:
+                        if mask & bit and self._counted(c, c + 3 * d, start, end):
+                            mask ^= bit
+                        bit <<= 1
+                m = mask
+                while m:  # one clamp per bit
+                    m &= m - 1
+                    if p == BLACK:
+                        cb += 1
+                    else:
+                        cw += 1
                 if mask:
                     log[n] = EV_CLAMP_BLACK if p == BLACK else EV_CLAMP_WHITE
                     log[n + 1] = UNPAD[c]
