@@ -45,6 +45,7 @@ _DIRS = (-11, -10, 1, 12, 11, 10, -1, -12)  # the same in padded space
 _AXES = (1, 11, 12, 10)  # E, S, SE, SW: one per line orientation
 # the mark of a winning run on each axis (at the axis's step): 8, 16, 32 or 64, all >= _MARK
 _AXIS_MARK = bytes((0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 64, 16, 32))
+_CARRIED = const(128)  # the mark of a previous winner counted without a walk, also >= _MARK
 
 # cell index 0..80 <-> padded index (PAD and UNPAD, 255 on the wall, are public for copy_padded() users)
 _P = PAD = bytes((i // 9 + 1) * _W + i % 9 + 1 for i in range(_NCELLS))
@@ -462,6 +463,22 @@ class Game:
         wb = 0
         ww = 0
         i = 0
+        if nold and self.captures_black + self.captures_white == 0:
+            # Nothing was captured: every run of the previous winners stands,
+            # so they win still; they are listed and marked counted without
+            # a walk (their axes unknown: _CARRIED), and only the newcomers'
+            # runs are walked.
+            while n < nold:
+                c = old[n]
+                v = b[c]
+                b[c] = v | _CARRIED
+                new[n] = c
+                n += 1
+                if v == BLACK:
+                    wb += 1
+                else:
+                    ww += 1
+            i = nold
         while i < total:
             c = old[i] if i < nold else add[i - nold]
             i += 1
