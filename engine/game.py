@@ -546,28 +546,32 @@ class Game:
             n -= 3
             op = log[n]
             c = _P[log[n + 1]]
-            if op == EV_HATCH or op == EV_VANISH:
-                if op == EV_VANISH:
+            # By ranges of opcodes first: a step's and a clamp's entries
+            # (EV_STEP..EV_CLAMP_WHITE) change nothing, two tests pass them.
+            if op >= EV_CAPTURED:
+                if op == EV_CAPTURED:
+                    v = log[n + 2]
+                    b[c] = v
                     self.empty -= 1
-                b[c] = EGG
-                self._eh = (self._eh - 1) % _NCELLS
-                self._eggs[self._eh] = c
-                self.egg_count += 1
-            elif op == EV_CAPTURED:
-                v = log[n + 2]
-                b[c] = v
-                self.empty -= 1
-                if v == EGG:
-                    nr -= 1
-                    self._relink(c, self._ranks[nr])
-            elif op == EV_PLACE:
-                b[c] = EMPTY
-                b[_P[log[n + 2]]] = EMPTY
-                self.empty += 2
-            elif op == EV_EGG:
-                b[c] = EMPTY
-                self.egg_count -= 1
-                self.empty += 1
+                    if v == EGG:
+                        nr -= 1
+                        self._relink(c, self._ranks[nr])
+                else:  # EV_VANISH or EV_HATCH
+                    if op == EV_VANISH:
+                        self.empty -= 1
+                    b[c] = EGG
+                    self._eh = (self._eh - 1) % _NCELLS
+                    self._eggs[self._eh] = c
+                    self.egg_count += 1
+            elif op <= EV_EGG:
+                if op == EV_PLACE:
+                    b[c] = EMPTY
+                    b[_P[log[n + 2]]] = EMPTY
+                    self.empty += 2
+                else:  # EV_EGG
+                    b[c] = EMPTY
+                    self.egg_count -= 1
+                    self.empty += 1
         u = self._u
         self.result = u[0]
         self.sudden_death = u[1] == 1
