@@ -9,7 +9,7 @@ WHITE = const(2)
 EGG = const(3)
 _WALL = const(4)
 WALL = _WALL  # public: the border value of copy_padded() boards (the bot walks to it)
-_MARK = const(8)  # cells at or above are marked "already counted" while counting lines
+_MARK = const(8)  # "already counted" flag OR-ed into a cell while counting lines
 
 ONGOING = const(0)
 BLACK_WON = const(1)
@@ -43,9 +43,6 @@ _LOG_ENTRIES = const(322)
 DIR_DELTA = (-9, -8, 1, 10, 9, 8, -1, -10)
 _DIRS = (-11, -10, 1, 12, 11, 10, -1, -12)  # the same in padded space
 _AXES = (1, 11, 12, 10)  # E, S, SE, SW: one per line orientation
-# the mark of a winning run on each axis (at the axis's step): 8, 16, 32 or 64, all >= _MARK
-_AXIS_MARK = bytes((0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 64, 16, 32))
-_CARRIED = const(128)  # the mark of a previous winner counted without a walk, also >= _MARK
 
 # cell index 0..80 <-> padded index (PAD and UNPAD, 255 on the wall, are public for copy_padded() users)
 _P = PAD = bytes((i // 9 + 1) * _W + i % 9 + 1 for i in range(_NCELLS))
@@ -262,44 +259,19 @@ class Game:
                 # Enemy test in one operation: v & e is non-zero exactly for
                 # the enemy turtle and for eggs (3), never for empty, own or
                 # wall (4). Most neighbours are empty, so most directions
-                # stop after one load. The eight directions are written out
-                # (a loop's bookkeeping costs as much as that load), in the
-                # order of the turn record's mask bits: N, NE, E, SE, S, SW,
-                # W, NW, padded steps -11, -10, 1, 12, 11, 10, -1, -12.
+                # stop after one load.
                 e = 3 - p
                 mask = 0
-                if b[c - 11] & e and b[c - 22] & e and b[c - 33] == p:
-                    mask |= 1
-                if b[c - 10] & e and b[c - 20] & e and b[c - 30] == p:
-                    mask |= 2
-                if b[c + 1] & e and b[c + 2] & e and b[c + 3] == p:
-                    mask |= 4
-                if b[c + 12] & e and b[c + 24] & e and b[c + 36] == p:
-                    mask |= 8
-                if b[c + 11] & e and b[c + 22] & e and b[c + 33] == p:
-                    mask |= 16
-                if b[c + 10] & e and b[c + 20] & e and b[c + 30] == p:
-                    mask |= 32
-                if b[c - 1] & e and b[c - 2] & e and b[c - 3] == p:
-                    mask |= 64
-                if b[c - 12] & e and b[c - 24] & e and b[c - 36] == p:
-                    mask |= 128
-                if mask and start:
-                    # Hatchlings (all of one colour) may clamp each other:
-                    # the ruling "distinct clamps" (_counted). The two
-                    # turtles placed are of both colours: never.
-                    bit = 1
-                    for d in _DIRS:
-                        if mask & bit and self._counted(c, c + 3 * d, start, end):
-                            mask ^= bit
-                        bit <<= 1
-                m = mask
-                while m:  # one clamp per bit
-                    m &= m - 1
-                    if p == BLACK:
-                        cb += 1
-                    else:
-                        cw += 1
+                bit = 1
+                for d in _DIRS:
+                    if b[c + d] & e:
+                        if b[c + d + d] & e and b[c + 3 * d] == p and not self._counted(c, c + 3 * d, start, end):
+                            mask |= bit
+                            if p == BLACK:
+                                cb += 1
+                            else:
+                                cw += 1
+                    bit <<= 1
                 if mask:
                     log[n] = EV_CLAMP_BLACK if p == BLACK else EV_CLAMP_WHITE
                     log[n + 1] = UNPAD[c]
@@ -448,11 +420,9 @@ class Game:
         # hatched) or is made of turtles that were already winning before
         # (captures only shorten runs). So only those cells are looked at:
         # the added ones and, in sudden death, the previous winners. Each
-        # winning turtle is marked in the board with its run's axis (so a
-        # turtle in two lines counts once, and a run is walked once, not
-        # from each of its turtles again) and listed in the spare list,
-        # which then becomes the current one; the old list stays intact
-        # for undo().
+        # winning turtle is marked in the board (so a turtle in two lines
+        # counts once) and listed in the spare list, which then becomes the
+        # current one; the old list stays intact for undo().
         b = self._b
         add = self._added
         old = self._win
@@ -463,27 +433,10 @@ class Game:
         wb = 0
         ww = 0
         i = 0
-        if nold and self.captures_black + self.captures_white == 0:
-            # Nothing was captured: every run of the previous winners stands,
-            # so they win still; they are listed and marked counted without
-            # a walk (their axes unknown: _CARRIED), and only the newcomers'
-            # runs are walked.
-            while n < nold:
-                c = old[n]
-                v = b[c]
-                b[c] = v | _CARRIED
-                new[n] = c
-                n += 1
-                if v == BLACK:
-                    wb += 1
-                else:
-                    ww += 1
-            i = nold
         while i < total:
             c = old[i] if i < nold else add[i - nold]
             i += 1
-            m = b[c]  # (read once: the marks it gains on its own axes are for axes looked at already)
-            p = m & 7
+            p = b[c] & 7
             if p != BLACK and p != WHITE:
                 continue
             for d in _AXES:
@@ -491,8 +444,6 @@ class Game:
                 # two loads decide that.
                 if b[c + d] & 7 != p and b[c - d] & 7 != p:
                     continue
-                if m >= _MARK and m & _AXIS_MARK[d]:
-                    continue  # its run on this axis is counted already
                 x = c + d
                 while b[x] & 7 == p:
                     x += d
@@ -500,20 +451,18 @@ class Game:
                 while b[y] & 7 == p:
                     y -= d
                 if x - y > 5 * d:  # (x - y) / d - 1 turtles: five or more
-                    mark = _AXIS_MARK[d]
-                    k = n
                     y += d
                     while y != x:
                         v = b[y]
                         if v < _MARK:
+                            b[y] = v | _MARK
                             new[n] = y
                             n += 1
-                        b[y] = v | mark
+                            if p == BLACK:
+                                wb += 1
+                            else:
+                                ww += 1
                         y += d
-                    if p == BLACK:
-                        wb += n - k
-                    else:
-                        ww += n - k
         j = 0
         while j < n:
             b[new[j]] &= 7
@@ -546,32 +495,28 @@ class Game:
             n -= 3
             op = log[n]
             c = _P[log[n + 1]]
-            # By ranges of opcodes first: a step's and a clamp's entries
-            # (EV_STEP..EV_CLAMP_WHITE) change nothing, two tests pass them.
-            if op >= EV_CAPTURED:
-                if op == EV_CAPTURED:
-                    v = log[n + 2]
-                    b[c] = v
+            if op == EV_HATCH or op == EV_VANISH:
+                if op == EV_VANISH:
                     self.empty -= 1
-                    if v == EGG:
-                        nr -= 1
-                        self._relink(c, self._ranks[nr])
-                else:  # EV_VANISH or EV_HATCH
-                    if op == EV_VANISH:
-                        self.empty -= 1
-                    b[c] = EGG
-                    self._eh = (self._eh - 1) % _NCELLS
-                    self._eggs[self._eh] = c
-                    self.egg_count += 1
-            elif op <= EV_EGG:
-                if op == EV_PLACE:
-                    b[c] = EMPTY
-                    b[_P[log[n + 2]]] = EMPTY
-                    self.empty += 2
-                else:  # EV_EGG
-                    b[c] = EMPTY
-                    self.egg_count -= 1
-                    self.empty += 1
+                b[c] = EGG
+                self._eh = (self._eh - 1) % _NCELLS
+                self._eggs[self._eh] = c
+                self.egg_count += 1
+            elif op == EV_CAPTURED:
+                v = log[n + 2]
+                b[c] = v
+                self.empty -= 1
+                if v == EGG:
+                    nr -= 1
+                    self._relink(c, self._ranks[nr])
+            elif op == EV_PLACE:
+                b[c] = EMPTY
+                b[_P[log[n + 2]]] = EMPTY
+                self.empty += 2
+            elif op == EV_EGG:
+                b[c] = EMPTY
+                self.egg_count -= 1
+                self.empty += 1
         u = self._u
         self.result = u[0]
         self.sudden_death = u[1] == 1
