@@ -290,11 +290,11 @@ def rescore(b, g) -> int:
     inline (b._lf is left as it was); each line once by two bit masks (the bytecode's w.lstamp is left as it was)."""
     res = int(g.result)
     if res:
-        if res == _BLACK_WON:  # (a draw is worth 0)
+        if res == _BLACK_WON:
             return _WIN
         if res == _WHITE_WON:
             return -_WIN
-        return 0
+        return 0  # a draw
     w = b._w
     bd = ptr8(w.bd)
     log = ptr8(g.log)
