@@ -107,6 +107,7 @@ class App:
         # tick no computer thinks in), > 0 posted to core 1; the reveal plays its best() (docs/bot.md).
         self.deep = None
         self.ponder = -1
+        self.early = False  # the computers chose the next turn while the last one animated (_reveal)
         self.settings = None
         self.scores = None
         rotated = getattr(cfg, "PAD_B_ROTATED", True)
@@ -232,11 +233,16 @@ class App:
         """Open a turn. Honesty: every computer seat chooses first, a slice per tick, before any key of
         this turn is taken from the ring into an Entry (keys stay queued meanwhile), and it only ever
         sees `scratch`, a copy of the board."""
+        self.state = _S_TURN
+        self.t_state = now
+        if self.early:
+            # They began at the reveal (the entries were cleared then): a cell chosen is locked in already, a
+            # computer still choosing goes on. No key of this turn has been read (none is in an animation).
+            self.early = False
+            return
         e = self.entries
         e[0].clear()
         e[1].clear()
-        self.state = _S_TURN
-        self.t_state = now
         self._start_bot(0)
 
     def _start_bot(self, seat):
@@ -273,6 +279,7 @@ class App:
         self.job = 0
         self.thinking = -1
         self.ponder = -1
+        self.early = False
 
     def _pondered(self):
         # The reveal: core 1 is told to let go, and the turn waits for it (at most one step() of the deeper
@@ -630,6 +637,14 @@ class App:
         self.heavy = True
         self.state = _S_ANIM
         self.t_state = now
+        if g.result == ONGOING and (self.bots[0] is not None or self.bots[1] is not None):
+            # The next turn's board is known now: the computers choose it while this one animates (on a copy;
+            # the entries, whose moves are played, cleared for it), so hard's deeper answer is ready that much
+            # sooner for the person (docs/bot.md).
+            self.entries[0].clear()
+            self.entries[1].clear()
+            self.early = True
+            self._start_bot(0)
 
     def _settled(self, now):
         g = self.game

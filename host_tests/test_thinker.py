@@ -245,6 +245,44 @@ def test_a_person_who_takes_long_enough_faces_the_deeper_answer(threaded):
     assert deeper and set(deeper) <= set(cells)  # (a deeper answer the same as its own is not traced)
 
 
+@pytest.mark.parametrize("threaded", (True, False))
+def test_the_computer_chooses_the_next_turn_while_the_last_one_animates(threaded):
+    # The board of the next turn is known at the reveal: hard starts on it then (on core 1, or in the ticks),
+    # not once the animation is over, so its deeper answer is ready that much sooner for the person. Its
+    # cell is locked when the turn opens, before any key of that turn is read (test_app_bots: honesty).
+    from firmware.modes import S_ANIM, S_TURN
+
+    dev = device(seed=6) if threaded else VirtualDevice(Cfg(), mode="2p", seed=6)
+    app = dev.app
+    if not threaded:
+        app.set_mode(M_HARD)
+    seen = []
+    new_turn = app._new_turn
+
+    def opened(now):
+        new_turn(now)
+        seen.append((app.game.turns, app.entries[1].locked, app.thinking, app.ponder))
+
+    app._new_turn = opened
+    for n, m in enumerate(["e5", "a1", "i9"]):
+        advance_until(dev, lambda: app.thinking < 0 and app.state == S_TURN)
+        dev.move(0, parse_square(m))
+        advance_until(dev, lambda: app.state == S_ANIM)
+        assert app.game.turns == n + 1 and app.thinking == 1  # choosing turn n + 2 while turn n + 1 animates
+        if threaded:
+            # (the worker is a host thread and the virtual clock runs ahead of it: let it finish in the animation)
+            end = time.monotonic() + 60
+            while app.thinking >= 0 and time.monotonic() < end:
+                app.tick()
+                time.sleep(0.001)
+            assert app.state == S_ANIM
+        advance_until(dev, lambda: app.state == S_TURN)
+    # Each turn opened with hard's cell locked in and its deeper search begun (on the sliced path a hard move
+    # takes well under a turn's animation in ticks).
+    assert [t[:3] for t in seen] == [(1, True, -1), (2, True, -1), (3, True, -1)]
+    assert all(t[3] >= 0 for t in seen)
+
+
 class TickingClock:
     """A clock whose every reading is `step` ms after the last: each slice seems to take that long."""
 
@@ -327,13 +365,14 @@ def test_a_person_quicker_than_the_deepening_gets_the_computers_own_answer_once_
     StalledDeepen.gate.set()  # its step() ends: the worker lets go, the turn is played
     advance_until(dev, lambda: app.game.turns == 1)
     assert not app.deep.done()
+    assert not [e for e in app.trace if e[0] == "deep"]
+    advance_until(dev, lambda: app.thinking < 0 and app.state == 0)  # the game goes on
+    assert app.game.turns == 1 and app.entries[1].locked
+    app._stop_thinking()  # (the reference shares the bots' search memory: nothing may search beside it)
     ref = Bot("hard")
     ref.reseed(draws[-1])
     own = ref.choose(Game(), WHITE)
     assert dev.board_rows()[own // 9][own % 9] == "W"
-    assert not [e for e in app.trace if e[0] == "deep"]
-    advance_until(dev, lambda: app.thinking < 0 and app.state == 0)  # the game goes on
-    assert app.game.turns == 1 and app.entries[1].locked
 
 
 class OverflowOnWorker(Bot):
