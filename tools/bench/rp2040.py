@@ -205,6 +205,7 @@ def measure():
     from tools.bench.engine import fuel_per_turn, legal_turns
     from tools.rp2040 import Pico, deployed_image
     from tools.rp2040.probe import guest_json, run_app
+    from engine import parse_square
 
     res = {}
     games = legal_turns()
@@ -249,6 +250,7 @@ def measure():
             res["app_hard"], res["heap_hard"], res["game_stack"] = h["app"], h["heap"], h["stack"]
             h = hard_game(pico, threads=False)
             res["sliced_hard"], res["sliced_heap"] = h["app"], h["heap"]
+            res["deep_game"] = run_app(pico, [parse_square(m) for m in HARD_MOVES], mode="hard", deep=True)["deep_ready"]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     from tools.bench.bot import heap_held
@@ -450,6 +452,18 @@ def thinking_rows(tag, r, sliced=None):
                     "on the host: %d of %d; 0 B: %s"
                     % (_ms(sum(us) / len(us)), _ms(max(us)), sum(ch) / float(len(ch)), max(ch),
                        max(m[3] for m in mv), same, len(mv), "ok" if all(m[3] == 0 for m in mv) else "OVER")))
+    dg = r.get("deep_game")
+    if dg:
+        from firmware.app import _COUNT_MS
+
+        lock = [max(0, v - _COUNT_MS) for v in dg]
+        out.append(("%s: hard's deeper answer in the game on core 1 (pad A waits for it, %d turns): ready after the "
+                    "turn opens, mean / worst; so a person who locks their move this long after it opens meets it"
+                    % (tag, len(dg)),
+                    "%s / %s; %s / %s emulated (hard starts at the reveal, while the last turn animates; the "
+                    "reveal comes %d ms after both lock, and the deeper search goes on until then)"
+                    % (_ms(1000.0 * sum(dg) / len(dg)), _ms(1000.0 * max(dg)), _ms(1000.0 * sum(lock) / len(lock)),
+                       _ms(1000.0 * max(lock)), _COUNT_MS)))
     return out
 
 

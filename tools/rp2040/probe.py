@@ -14,7 +14,9 @@ from tools.rp2040 import Rp2040Error
 # in the timer's own µs (= emulated ns / 1000), so the host can lay the WS2812
 # frames the data pin carried over it. With HEAP the heap is sampled after
 # gc.collect() at every tick and, at most every 20 ms, after a slice (sliced
-# path). The host types moves when told a turn is open ("@T turns").
+# path). The host types moves when told a turn is open ("@T turns"). With DEEP (hard) the person waits for hard's
+# deeper answer: "@T turns cell" once it is ready, the cell the first free one of a fixed list, and each
+# turn's ready time counted from the turn's opening (negative: before it, while the last turn animated).
 _DRIVER = r"""
 import gc, time
 gc.collect()
@@ -34,8 +36,12 @@ app = App(hw, cfg, mode=%(mode)r, store_dir=None)
 gc.collect()
 R = {"boot": gc.mem_alloc() - _base, "peak": 0, "ticks": 0, "tick_max": 0, "think_tick_max": 0,
      "moves": [], "upd": [], "wr": [], "scan_gap_max": 0, "path": _path, "spans": [], "steps": 0, "cells": [],
-     "resolves": []}
+     "resolves": [], "deep_ready": []}
 HEAP = %(heap)r
+DEEP = %(deep)r
+_pref = %(pref)r
+dw = [0, 0, 0, 0]   # (DEEP) when the turn opened (ms), 1 once its "@T" is printed, when the deeper answer was ready
+# (ms), 1 while it is (from a look after each tick: the tick's granularity)
 TURNS = %(turns)d
 LIMIT_MS = %(limit_ms)d
 us = time.ticks_us
@@ -79,7 +85,21 @@ def tick():
     g = app.game
     if app.state == S_TURN and g.turns != st[1]:
         st[1] = g.turns
-        print("@T", g.turns)
+        if DEEP:
+            dw[0] = time.ticks_ms()
+            dw[1] = 0
+        else:
+            print("@T", g.turns)
+    if DEEP:
+        if app.ponder < 0:   # (none begun since the reveal: done() still tells of the last turn's)
+            dw[3] = 0
+        elif not dw[3] and app.deep.done():
+            dw[3] = 1
+            dw[2] = time.ticks_ms()
+        if not dw[1] and dw[3] and app.state == S_TURN and app.thinking < 0:
+            dw[1] = 1
+            R["deep_ready"].append(df(dw[2], dw[0]))
+            print("@T", g.turns, [c for c in _pref if g.legal(c)][0])
     return d
 def update(now):
     st[3] = us()
@@ -167,7 +187,8 @@ print("@R", R)
 HEAP_HOLD_MS = 200  # how long run_app holds each key (and waits after it) while sampling the heap
 
 
-def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms=None, limit_s=None, threads=True):
+def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms=None, limit_s=None, threads=True,
+            deep=False):
     """Run the firmware's App (built as main.py builds it) in `mode` until len(moves) turns are played or the
     game ends; pad A types moves[k] (a cell index) when turn k opens (and pad B too in "2p": pairs).
     Returns the guest's figures: boot/peak heap (bytes above a fresh interpreter), tick_max,
@@ -179,6 +200,8 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms
     frame_gap_max (ns between two frames' starts, any time) and think_gap_max (the longest such gap
     that overlaps a move: the computer was thinking), from the decoded WS2812 stream.
     threads=False: no thinker, the search runs in the ticks (the sliced path, as on a port without _thread).
+    deep=True (hard): pad A waits each turn for hard's deeper answer, then types the first free cell of `moves`
+    (then of the board); deep_ready: each turn's ms from its opening to that answer (negative: ready before it).
     hold_ms: how long each key is held, and the gap after it (default 80 ms, 200 with heap sampling).
     scan_gap_max: the longest time between two pad scans (µs)."""
     from firmware.entry import keys_for
@@ -193,7 +216,8 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms
     # By default 60 a turn, which is ample (a hard move with heap sampling ~2 s, countdown + animation ~2 s).
     limit_ms = int(1000 * limit_s) if limit_s is not None else 60000 * len(moves)
     code = _DRIVER % {"mode": mode, "seed": seed, "heap": bool(heap), "turns": len(moves), "limit_ms": limit_ms,
-                      "threads": bool(threads)}
+                      "threads": bool(threads), "deep": bool(deep),
+                      "pref": list(moves) + list(range(81)) if deep else []}
     first = pico.stats()["frames"]   # the seq the next frame gets
     result = {}
     buf = [b""]
@@ -206,10 +230,11 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms
             line, _, buf[0] = buf[0].partition(b"\n")
             text = line.decode("utf-8", "replace").strip()
             if text.startswith("@T "):
-                k = int(text.split()[1])
+                f = text.split()
+                k = int(f[1])
                 if k < len(moves) and k not in typed:
                     typed.add(k)
-                    mv = moves[k]
+                    mv = int(f[2]) if len(f) > 2 else moves[k]
                     if mode == "2p":
                         end = max(pico.type_keys("A", keys_for(mv[0], False), hold_ms=hold_ms, gap_ms=hold_ms),
                                   pico.type_keys("B", keys_for(mv[1], True), hold_ms=hold_ms, gap_ms=hold_ms))
