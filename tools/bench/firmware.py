@@ -247,7 +247,7 @@ for k in range(len(POSITIONS)):
         app.scene.set_board(app.game)
         app.bots[1].reseed(k + 1)
         mark('s' + label + '0')
-        app._new_turn(clock.ticks_ms())   # bot.start(): part of the frame that opens the turn
+        app._new_turn(clock.ticks_ms())   # bot.start(): part of the tick that starts a move (a turn's reveal, a new game)
         mark('s' + label + '1')
         while app.thinking >= 0:
             # A tick that overran is followed at once by the next one, and a frame is
@@ -418,7 +418,7 @@ def figures():
     if upy.node_available():
         out.append(("firmware: where the computer searches on the webassembly port (firmware.thinker.start())",
                     search_path() + " (these ticks are that path's)"))
-    out.append(("firmware: bot.start() in the frame that opens a turn", "max %d fuel (~%.2f ms)" % (max(starts.values()), ms(max(starts.values())))))
+    out.append(("firmware: bot.start() in the tick that starts a move (a turn's reveal, or a new game)", "max %d fuel (~%.2f ms)" % (max(starts.values()), ms(max(starts.values())))))
     if upy.node_available():
         h = measure_heap()
         out.append(("firmware: heap after boot, 2 players (.mpy code + App state)", "%.1f KB" % (h["boot"] / 1024.0)))
