@@ -603,29 +603,25 @@ def play(g, black_o, white_o):
                                             q = 0
                                     ranks[nranks] = r
                                     nranks += 1
-                                    if r < ec - 1 - r:
-                                        # older eggs one place towards the tail
+                                    # the shorter side moves one place: older eggs towards the tail, or newer
+                                    # ones towards the head
+                                    s = 1
+                                    h = ec - 1 - r
+                                    if r < h:
+                                        s = -1
                                         h = r
-                                        while h > 0:
-                                            q1 = q - 1
-                                            if q1 < 0:
-                                                q1 = 80
-                                            eggs[q] = eggs[q1]
-                                            q = q1
-                                            h -= 1
                                         eh += 1
                                         if eh >= 81:
                                             eh = 0
-                                    else:
-                                        # newer eggs one place towards the head
-                                        h = r
-                                        while h < ec - 1:
-                                            q1 = q + 1
-                                            if q1 >= 81:
-                                                q1 = 0
-                                            eggs[q] = eggs[q1]
-                                            q = q1
-                                            h += 1
+                                    while h > 0:
+                                        q1 = q + s
+                                        if q1 < 0:
+                                            q1 = 80
+                                        elif q1 >= 81:
+                                            q1 = 0
+                                        eggs[q] = eggs[q1]
+                                        q = q1
+                                        h -= 1
                                     ec -= 1
                                 b[x] = 0
                                 empty += 1
@@ -638,28 +634,16 @@ def play(g, black_o, white_o):
                     mask >>= 1
                     k += 1
                 j += 3
-            # 3. contested eggs vanish, the surplus hatches for the side with more clamps (oldest first)
-            m = cw
+            # 3. contested eggs vanish, then the surplus hatches for the side with more clamps (oldest first)
+            mv = cw
             if cb < cw:
-                m = cb
-            while m > 0 and ec > 0:
-                c = int(eggs[eh])
-                eh += 1
-                if eh >= 81:
-                    eh = 0
-                ec -= 1
-                b[c] = 0
-                empty += 1
-                log[n] = _OP_VANISH
-                log[n + 1] = unpad[c]
-                log[n + 2] = 0
-                n += 3
-                m -= 1
+                mv = cb
             q = 2
             m = cw - cb
             if cb > cw:
                 q = 1
                 m = cb - cw
+            m += mv
             start = end
             while m > 0 and ec > 0:
                 c = int(eggs[eh])
@@ -667,12 +651,19 @@ def play(g, black_o, white_o):
                 if eh >= 81:
                     eh = 0
                 ec -= 1
-                b[c] = q
-                add[end] = c
-                end += 1
-                log[n] = _OP_HATCH
                 log[n + 1] = unpad[c]
-                log[n + 2] = q
+                if mv > 0:
+                    b[c] = 0
+                    empty += 1
+                    log[n] = _OP_VANISH
+                    log[n + 2] = 0
+                    mv -= 1
+                else:
+                    b[c] = q
+                    add[end] = c
+                    end += 1
+                    log[n] = _OP_HATCH
+                    log[n + 2] = q
                 n += 3
                 m -= 1
             # 4. the hatchlings are the next step's only newcomers
@@ -780,38 +771,33 @@ def undo(g):
         op = int(log[n])
         if op >= _OP_CAPTURED:
             c = int(pad[log[n + 1]])
+            r = 0  # a vanished or hatched egg goes back as the oldest (rank 0)
             if op == _OP_CAPTURED:
                 v = int(log[n + 2])
                 b[c] = v
                 empty -= 1
-                if v == 3:
-                    # _relink: back at its rank, the older eggs one place headwards
-                    nr -= 1
-                    r = int(ranks[nr])
-                    eh -= 1
-                    if eh < 0:
-                        eh = 80
-                    q = eh
-                    t = 0
-                    while t < r:
-                        q1 = q + 1
-                        if q1 >= 81:
-                            q1 = 0
-                        eggs[q] = eggs[q1]
-                        q = q1
-                        t += 1
-                    eggs[q] = c
-                    ec += 1
+                if v != 3:
+                    continue
+                nr -= 1
+                r = int(ranks[nr])
             else:
-                # a vanished or hatched egg, back as the oldest
                 if op == _OP_VANISH:
                     empty -= 1
                 b[c] = 3
-                eh -= 1
-                if eh < 0:
-                    eh = 80
-                eggs[eh] = c
-                ec += 1
+            # _relink: back at its rank, the older eggs one place headwards
+            eh -= 1
+            if eh < 0:
+                eh = 80
+            q = eh
+            while r > 0:
+                q1 = q + 1
+                if q1 >= 81:
+                    q1 = 0
+                eggs[q] = eggs[q1]
+                q = q1
+                r -= 1
+            eggs[q] = c
+            ec += 1
         elif op == _OP_PLACE:
             b[pad[log[n + 1]]] = 0
             b[pad[log[n + 2]]] = 0
