@@ -580,3 +580,141 @@ def test_the_machine_code_rescore_of_a_trial_turn_is_the_bytecodes(pico):
     assert e[5] > 100 and e[6] > 50 and e[7] > 1000 and e[8] > 50 and e[9] > 1000  # every kind of turn record
     got = guest_json(pico, _RESCORE + "import json\nprint('@J', json.dumps(main(%r)))" % (ps,), timeout=3000)
     assert got == want
+
+
+# A trial turn (play, then undo) as solve.pairs plays it, run on the Pico by Game's bytecode and by solve's trial turn
+# (the machine code there) on two copies of each position: every pair of empty cells of three positions of the shared
+# games (one in sudden death) and of four nearly full ones (all but one or two empty cells filled: the board fills,
+# a draw, also in sudden death), the whole Game compared after each play and each undo: every buffer (board, egg
+# ring, newcomers, ranks, winners' lists, turn record, undo state) and every count, sudden death's type too; the
+# machine code runs with the heap locked. Then moves the rules refuse. On the host both are the bytecode: the same
+# counts of turns and of kinds of turn, and no differences, are expected of the Pico.
+_TRIAL = """
+from engine import Game
+from engine._compat import heap_lock, heap_unlock
+from engine.bot import solve
+F = ("_eh", "egg_count", "empty", "result", "sudden_death", "winning_black", "winning_white", "captures_black",
+     "captures_white", "turns", "log_len", "_nranks", "_nwin")
+B = ("_b", "_eggs", "_added", "_ranks", "_win", "_wnew", "log", "_u")
+def differs(g, h):
+    for a in F:
+        x = getattr(g, a)
+        y = getattr(h, a)
+        if x != y or type(x) is not type(y):
+            return a
+    for a in B:
+        if getattr(g, a) != getattr(h, a):
+            return a
+    return None
+def main(P):
+    out = []
+    g = Game()
+    h = Game()
+    play = solve._play
+    undo = solve._undo
+    for turns, cells, eggs in P:
+        g.reset()
+        for x, y in turns:
+            g.play(x, y)
+        if cells:
+            g.set_position(cells, eggs)
+        h.copy_from(g)
+        # turns, differences (the first: pair, after play or undo, field), decided games, draws, sudden death
+        # after the turn, in it before; turns with an egg laid, a capture, an egg captured, a vanish, a hatch
+        e = [0, 0, None, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        sd = 1 if g.sudden_death else 0
+        free = [c for c in range(81) if not g.cell(c)]
+        for r in free:
+            for c in free:
+                g.play(r, c)
+                heap_lock()
+                play(h, r, c)
+                heap_unlock()
+                d = differs(g, h)
+                e[0] += 1
+                e[3] += 1 if g.result else 0
+                e[4] += 1 if g.result == 3 else 0
+                e[5] += 1 if g.sudden_death else 0
+                e[6] += sd
+                log = g.log
+                has = 0
+                for p in range(0, g.log_len, 3):
+                    has |= 1 << log[p]
+                e[7] += (has >> 2) & 1
+                e[8] += (has >> 6) & 1
+                e[9] += 1 if g._nranks else 0
+                e[10] += (has >> 7) & 1
+                e[11] += (has >> 8) & 1
+                g.undo()
+                heap_lock()
+                undo(h)
+                heap_unlock()
+                if d is None:
+                    d = differs(g, h)
+                    if d is not None:
+                        d = "undo " + d
+                else:
+                    d = "play " + d
+                if d is not None:
+                    e[1] += 1
+                    if e[2] is None:
+                        e[2] = [r, c, d]
+                    h.copy_from(g)
+        out.append(e)
+    # moves the rules refuse, and an undo with nothing to undo: left to Game, which raises
+    h.reset()
+    h.play(40, 41)
+    refused = []
+    for x, y in ((40, 0), (0, 41), (0, 81), (-1, 0)):
+        try:
+            play(h, x, y)
+        except ValueError as err:
+            refused.append(type(err).__name__)
+    undo(h)
+    try:
+        undo(h)
+    except ValueError as err:
+        refused.append(str(err))
+    return [out, refused, h.turns]
+"""
+
+
+def _nearly_full(turns, left, seed):
+    # The position after `turns` with every empty cell but `left` of them (in a shuffled order) filled with a turtle
+    # or an egg drawn at random, the new eggs newest: (cells, egg order) for Game.set_position. The seeds below were
+    # picked for a pair that fills the board without a five (a draw).
+    import random
+
+    g = Game()
+    for x, y in turns:
+        g.play(x, y)
+    free = [c for c in range(81) if not g.cell(c)]
+    rnd = random.Random(seed)
+    rnd.shuffle(free)
+    cells = [g.cell(c) for c in range(81)]
+    for c in free[left:]:
+        cells[c] = rnd.choice((1, 2, 3))
+    return cells, [g.egg(k) for k in range(g.egg_count)] + [c for c in free[left:] if cells[c] == 3]
+
+
+def test_the_machine_code_trial_turn_leaves_the_game_as_game_play_and_undo(pico):
+    from tools.bench.rp2040 import position_turns
+
+    assert guest_json(pico, "import json\nfrom engine.bot import evaluate as e, solve\nv = e._viper\nprint('@J', "
+                            "json.dumps([solve._play is v.play, solve._undo is v.undo]))") == [True] * 2
+    turns = position_turns()
+    ps = [(turns[k], None, None) for k in (133, 322, 476)]
+    ps += [(turns[k], *_nearly_full(turns[k], left, seed)) for k, left, seed in ((322, 2, 37), (476, 2, 3), (900, 2, 6),
+                                                                                (322, 1, 2))]
+    scope = {}
+    exec(_TRIAL, scope)  # the host: the bytecode both ways
+    want = scope["main"](ps)
+    assert want[1:] == [["IllegalMove"] * 4 + ["nothing to undo"], 0]
+    assert not any(e[1] for e in want[0])
+    e = [sum(x) for x in zip(*[e[:2] + e[3:] for e in want[0]])]
+    # turns; decided games, draws, sudden death after a turn and before one; an egg laid, a capture, an egg
+    # captured, a vanish, a hatch
+    assert e[0] > 3000 and e[2] > 100 and e[3] >= 4 and e[4] > 300 and e[5] > 400
+    assert e[6] > 100 and e[7] > 900 and e[8] > 300 and e[9] > 50 and e[10] > 800
+    got = guest_json(pico, _TRIAL + "import json\nprint('@J', json.dumps(main(%r)))" % (ps,), timeout=3000)
+    assert got == want

@@ -13,9 +13,9 @@ The package, one concern per module, in the order a move uses them:
   deepen.py      after a move: hard's answer searched one turn deeper (a hard search of
                  each pair's child position), while a person enters their move (firmware)
   viper.py       the line walk, one cell's line changes, a quiet pair's value, a trial
-                 turn's rescoring, fictitious play's batch (the move's and the deeper
-                 answer's) and the clamp test as machine code, where the port compiles
-                 viper (the RP2040, ESP32-S3); elsewhere the bytecode runs
+                 turn's play, undo and rescoring, fictitious play's batch (the move's and
+                 the deeper answer's) and the clamp test as machine code, where the port
+                 compiles viper (the RP2040, ESP32-S3); elsewhere the bytecode runs
 Why each number is what it is: docs/bot-experiments.md; what a move costs
 in fuel, time and heap: python -m tools.bench --only bot. MicroPython folds
 const() per module, so a module declares each const it uses, and

@@ -160,9 +160,9 @@ class Deepen:
             r = self.rows[k // _MAXK]
             c = self.cols[k % _MAXK]
             if self._color == 1:
-                g.play(r, c)
+                solve._play(g, r, c)  # (the bot's trial turn: machine code where solve has it)
             else:
-                g.play(c, r)
+                solve._play(g, c, r)
             if g.result == _ONGOING and g.empty:
                 self.k = k
                 self.child.start(g, self._color)

@@ -2,7 +2,7 @@
 from array import array as _array
 
 from engine._compat import const
-from engine import PAD
+from engine import PAD, Game
 from engine.bot.evaluate import DIRS, cell_delta, quiet, rescore, rough
 from engine.bot import evaluate
 from engine.bot.linetables import ORDER
@@ -91,9 +91,9 @@ def pairs(b, left, first):
     j0 = b._j0
     noise = b._lv[_P_NOISE]
     span = 2 * noise + 1
-    # plain functions in locals (the class's, not bound methods: nothing is allocated): no lookup per pair
-    play = type(g).play
-    undo = type(g).undo
+    # plain functions in locals (not bound methods: nothing is allocated): no lookup per pair
+    play = _play
+    undo = _undo
     ev = rescore
     qu = quiet
     clamps = _clamps
@@ -288,6 +288,14 @@ if evaluate._viper is not None:
     fp_batch = evaluate._viper.fp_batch  # noqa: F811 (the same contract as machine code)
 _FS = _array("i", bytes(28))  # fp's state for fp_batch: row, iterations, stop, rows, columns, gap bound, gap
 
+# The trial turn (play, then undo): Game's own, or the same turn as machine code where evaluate found viper
+# (engine/bot/viper.py: the Game left in the same state, so either undoes the other's play)
+_play = Game.play
+_undo = Game.undo
+if evaluate._viper is not None:
+    _play = evaluate._viper.play
+    _undo = evaluate._viper.undo
+
 
 def fp(b, left, first):
     """FP: alternating fictitious play on the nr x nc zero-sum game from iteration b._fpit,
@@ -444,8 +452,8 @@ def search(b, left, first):
     clamps = _clamps
     qu = quiet
     ev = rescore
-    play = type(g).play  # (the class's functions: nothing is allocated)
-    undo = type(g).undo
+    play = _play  # (plain functions: nothing is allocated)
+    undo = _undo
     # Three passes over the cells, centre out: replies that clamp, then
     # the ones near our moves, then the rest (see _tier), so the budget
     # cuts the quiet far cells (the edge captures it used to cut were

@@ -1,5 +1,5 @@
-"""The bot's hottest loops as machine code (MicroPython's viper emitter): the line walk, one cell's line changes, a quiet pair's value, a trial turn's rescoring, batches of fictitious play and the clamp test, the same results as evaluate.walk, evaluate.cell_delta, evaluate.quiet, evaluate.rescore, solve.fp_batch and solve._clamps; only where the port compiles viper."""
-# Imported inside a try by evaluate.py (solve.py takes its functions from there): CPython has no
+"""The bot's hottest loops as machine code (MicroPython's viper emitter): the line walk, one cell's line changes, a quiet pair's value, a trial turn's play, undo and rescoring, batches of fictitious play and the clamp test, the same results as evaluate.walk, evaluate.cell_delta, evaluate.quiet, Game.play, Game.undo, evaluate.rescore, solve.fp_batch and solve._clamps; only where the port compiles viper."""
+# Imported inside a try by evaluate.py (solve.py takes its functions from there, play and undo too): CPython has no
 # `micropython` module, the webassembly port and CircuitPython refuse the decorator (SyntaxError), and a
 # deploy that compiles bytecode only leaves this file out (tools/devicefiles.py, MACHINE_CODE); the bytecode
 # stays in use there. Same results: host_tests/test_rp2040_cores.py on the emulated Pico; what it saves:
@@ -7,7 +7,7 @@
 # 32 bits, as in the bytecode.
 import micropython
 from engine._compat import const
-from engine import PAD as _PAD
+from engine import PAD as _PAD, UNPAD as _UNPAD
 from engine.bot.linetables import LS as _LS, LST as _LST, WK as _WK, SEG as _SEG, LINE_AT as _LAT
 
 _T = None  # per window class k: score at k, fours at 11 + k, heuristic gains at 22 + k (black), 33 + k (white):
@@ -21,8 +21,12 @@ _SQUASH = const(4000)
 _WIN = const(30000)
 _BLACK_WON = const(1)  # the engine's results and turn-record opcodes (test_bot checks them)
 _WHITE_WON = const(2)
+_DRAW = const(3)
 _OP_PLACE = const(1)
 _OP_EGG = const(2)
+_OP_STEP = const(3)
+_OP_CLAMP_BLACK = const(4)
+_OP_CLAMP_WHITE = const(5)
 _OP_CAPTURED = const(6)
 _OP_VANISH = const(7)
 _OP_HATCH = const(8)
@@ -451,3 +455,371 @@ def clamps(b, pn_o, who_o, po_o) -> bool:
     if po >= 0:
         bd[po] = 0
     return hit
+
+
+_AXES = b"\x01\x0b\x0c\x0a"  # the engine's _AXES: E, S, SE, SW in padded space
+
+
+@micropython.viper
+def play(g, black_o, white_o):
+    """Game.play(g, black, white) as machine code, for the bot's trial turns (black, white: ints): the same board,
+    egg order, turn record, counts, winners and undo state (game.py's play, _settle, _counted, _take, _pop_oldest,
+    _unlink and _judge in one); a move the rules refuse is left to Game.play, which raises."""
+    b = ptr8(g._b)
+    pad = ptr8(_PAD)
+    black = int(black_o)
+    white = int(white_o)
+    res = int(g.result)
+    if res or black < 0 or white < 0 or black >= 81 or white >= 81 or b[pad[black]] or b[pad[white]]:
+        g.play(black_o, white_o)
+        return
+    sd = 0
+    if g.sudden_death:
+        sd = 1
+    nwin = int(g._nwin)
+    u = ptr8(g._u)
+    u[0] = res
+    u[1] = sd
+    u[2] = int(g.winning_black)
+    u[3] = int(g.winning_white)
+    u[4] = int(g.captures_black)
+    u[5] = int(g.captures_white)
+    u[6] = nwin
+    log = ptr8(g.log)
+    add = ptr8(g._added)
+    eggs = ptr8(g._eggs)
+    unpad = ptr8(_UNPAD)
+    eh = int(g._eh)  # the egg ring's head, its count and the empty cells: in registers, written back at the end
+    ec = int(g.egg_count)
+    empty = int(g.empty)
+    nranks = 0
+    tb = 0
+    tw = 0
+    pb = int(pad[black])
+    n = 3
+    end = 0  # newcomers of the turn (placed or hatched) in add[0:end], for the win check
+    if black == white:
+        # a collision: an egg, the newest; nothing can clamp
+        b[pb] = 3
+        x = eh + ec
+        if x >= 81:
+            x -= 81
+        eggs[x] = pb
+        ec += 1
+        empty -= 1
+        log[0] = _OP_EGG
+        log[1] = black
+        log[2] = 0
+    else:
+        pw = int(pad[white])
+        b[pb] = 1
+        b[pw] = 2
+        empty -= 2
+        log[0] = _OP_PLACE
+        log[1] = black
+        log[2] = white
+        add[0] = pb
+        add[1] = pw
+        end = 2
+        ranks = ptr8(g._ranks)
+        dirs = ptr8(_DIRS)
+        start = 0
+        step = 0
+        while True:
+            step += 1
+            # 1. the clamps this step's newcomers close, on the board as it stands
+            s0 = n
+            n += 3
+            cb = 0
+            cw = 0
+            i = start
+            while i < end:
+                c = int(add[i])
+                p = int(b[c])
+                e = 3 - p  # v & e: the enemy turtle or an egg (as in game.py)
+                mask = 0
+                bit = 1
+                k = 0
+                while k < 8:
+                    d = int(dirs[k]) - 12
+                    if b[c + d] & e:
+                        a = c + 3 * d
+                        if b[c + d + d] & e and b[a] == p:
+                            dup = False  # _counted: a far end that is a newcomer too counts from the lower cell
+                            if a < c:
+                                t = start
+                                while t < end:
+                                    if add[t] == a:
+                                        dup = True
+                                        break
+                                    t += 1
+                            if not dup:
+                                mask |= bit
+                                if p == 1:
+                                    cb += 1
+                                else:
+                                    cw += 1
+                    bit <<= 1
+                    k += 1
+                if mask:
+                    if p == 1:
+                        log[n] = _OP_CLAMP_BLACK
+                    else:
+                        log[n] = _OP_CLAMP_WHITE
+                    log[n + 1] = unpad[c]
+                    log[n + 2] = mask
+                    n += 3
+                i += 1
+            if cb + cw == 0:
+                n = s0
+                break
+            log[s0] = _OP_STEP
+            log[s0 + 1] = step
+            log[s0 + 2] = 0
+            tb += cb
+            tw += cw
+            # 2. every middle piece at once (_take; an egg leaves the order by _unlink, its rank kept for undo)
+            j = s0 + 3
+            ce = n
+            while j < ce:
+                c = int(pad[log[j + 1]])
+                mask = int(log[j + 2])
+                k = 0
+                while mask:
+                    if mask & 1:
+                        d = int(dirs[k]) - 12
+                        x = c + d
+                        t = 0
+                        while t < 2:
+                            v = int(b[x])
+                            if v:
+                                if v == 3:
+                                    r = 0
+                                    q = eh
+                                    while eggs[q] != x:
+                                        r += 1
+                                        q += 1
+                                        if q >= 81:
+                                            q = 0
+                                    ranks[nranks] = r
+                                    nranks += 1
+                                    # the shorter side moves one place: older eggs towards the tail, or newer
+                                    # ones towards the head
+                                    s = 1
+                                    h = ec - 1 - r
+                                    if r < h:
+                                        s = -1
+                                        h = r
+                                        eh += 1
+                                        if eh >= 81:
+                                            eh = 0
+                                    while h > 0:
+                                        q1 = q + s
+                                        if q1 < 0:
+                                            q1 = 80
+                                        elif q1 >= 81:
+                                            q1 = 0
+                                        eggs[q] = eggs[q1]
+                                        q = q1
+                                        h -= 1
+                                    ec -= 1
+                                b[x] = 0
+                                empty += 1
+                                log[n] = _OP_CAPTURED
+                                log[n + 1] = unpad[x]
+                                log[n + 2] = v
+                                n += 3
+                            x += d
+                            t += 1
+                    mask >>= 1
+                    k += 1
+                j += 3
+            # 3. contested eggs vanish, then the surplus hatches for the side with more clamps (oldest first)
+            mv = cw
+            if cb < cw:
+                mv = cb
+            q = 2
+            m = cw - cb
+            if cb > cw:
+                q = 1
+                m = cb - cw
+            m += mv
+            start = end
+            while m > 0 and ec > 0:
+                c = int(eggs[eh])
+                eh += 1
+                if eh >= 81:
+                    eh = 0
+                ec -= 1
+                log[n + 1] = unpad[c]
+                if mv > 0:
+                    b[c] = 0
+                    empty += 1
+                    log[n] = _OP_VANISH
+                    log[n + 2] = 0
+                    mv -= 1
+                else:
+                    b[c] = q
+                    add[end] = c
+                    end += 1
+                    log[n] = _OP_HATCH
+                    log[n + 2] = q
+                n += 3
+                m -= 1
+            # 4. the hatchlings are the next step's only newcomers
+            if end == start:
+                break
+    # the win check (_judge): the newcomers and, in sudden death, the previous winners; each winner marked in the
+    # board (8) while counting and listed in the spare list, which becomes the current one
+    wo = g._win
+    wn = g._wnew
+    old = ptr8(wo)
+    new = ptr8(wn)
+    axes = ptr8(_AXES)
+    nold = 0
+    if sd:
+        nold = nwin
+    total = nold + end
+    nw = 0
+    wb = 0
+    ww = 0
+    i = 0
+    while i < total:
+        if i < nold:
+            c = int(old[i])
+        else:
+            c = int(add[i - nold])
+        i += 1
+        p = b[c] & 7
+        if p != 1 and p != 2:
+            continue
+        k = 0
+        while k < 4:
+            d = int(axes[k])
+            k += 1
+            if (b[c + d] & 7) != p and (b[c - d] & 7) != p:
+                continue
+            x = c + d
+            while (b[x] & 7) == p:
+                x += d
+            y = c - d
+            while (b[y] & 7) == p:
+                y -= d
+            if x - y > 5 * d:
+                y += d
+                while y != x:
+                    v = int(b[y])
+                    if v < 8:
+                        b[y] = v | 8
+                        new[nw] = y
+                        nw += 1
+                        if p == 1:
+                            wb += 1
+                        else:
+                            ww += 1
+                    y += d
+    j = 0
+    while j < nw:
+        x = int(new[j])
+        b[x] = b[x] & 7
+        j += 1
+    g._wnew = wo
+    g._win = wn
+    g._nwin = nw
+    g.winning_black = wb
+    g.winning_white = ww
+    if wb != ww:
+        if wb > ww:
+            g.result = _BLACK_WON
+        else:
+            g.result = _WHITE_WON
+        g.sudden_death = False
+    elif empty == 0:
+        g.result = _DRAW  # also a full board in sudden death
+        g.sudden_death = False
+    else:
+        g.sudden_death = wb > 0
+    g.log_len = n
+    g.captures_black = tb
+    g.captures_white = tw
+    g._nranks = nranks
+    g._eh = eh
+    g.egg_count = ec
+    g.empty = empty
+    g.turns = int(g.turns) + 1
+
+
+@micropython.viper
+def undo(g):
+    """Game.undo(g) as machine code: the last play() taken back exactly, by its turn record (nothing to undo is
+    left to Game.undo, which raises)."""
+    n = int(g.log_len)
+    if n == 0:
+        g.undo()
+        return
+    b = ptr8(g._b)
+    log = ptr8(g.log)
+    pad = ptr8(_PAD)
+    eggs = ptr8(g._eggs)
+    ranks = ptr8(g._ranks)
+    eh = int(g._eh)
+    ec = int(g.egg_count)
+    empty = int(g.empty)
+    nr = int(g._nranks)
+    while n > 0:
+        n -= 3
+        op = int(log[n])
+        if op >= _OP_CAPTURED:
+            c = int(pad[log[n + 1]])
+            r = 0  # a vanished or hatched egg goes back as the oldest (rank 0)
+            if op == _OP_CAPTURED:
+                v = int(log[n + 2])
+                b[c] = v
+                empty -= 1
+                if v != 3:
+                    continue
+                nr -= 1
+                r = int(ranks[nr])
+            else:
+                if op == _OP_VANISH:
+                    empty -= 1
+                b[c] = 3
+            # _relink: back at its rank, the older eggs one place headwards
+            eh -= 1
+            if eh < 0:
+                eh = 80
+            q = eh
+            while r > 0:
+                q1 = q + 1
+                if q1 >= 81:
+                    q1 = 0
+                eggs[q] = eggs[q1]
+                q = q1
+                r -= 1
+            eggs[q] = c
+            ec += 1
+        elif op == _OP_PLACE:
+            b[pad[log[n + 1]]] = 0
+            b[pad[log[n + 2]]] = 0
+            empty += 2
+        elif op == _OP_EGG:
+            b[pad[log[n + 1]]] = 0
+            ec -= 1
+            empty += 1
+    u = ptr8(g._u)
+    g.result = u[0]
+    g.sudden_death = u[1] == 1
+    g.winning_black = u[2]
+    g.winning_white = u[3]
+    g.captures_black = u[4]
+    g.captures_white = u[5]
+    g._nwin = u[6]
+    w = g._win  # the win check swapped the lists: swap back
+    g._win = g._wnew
+    g._wnew = w
+    g.turns = int(g.turns) - 1
+    g.log_len = 0
+    g._nranks = 0
+    g._eh = eh
+    g.egg_count = ec
+    g.empty = empty

@@ -26,8 +26,10 @@ _r = solve.rescore
 _cd = solve.cell_delta
 _cl = solve._clamps
 _ti = solve._tier
-_pl = Game.play
-_un = Game.undo
+# the bot's trial turn: solve's (machine code on the Pico) once it has one, else Game's
+TRIAL = hasattr(solve, "_play")
+_pl = solve._play if TRIAL else Game.play
+_un = solve._undo if TRIAL else Game.undo
 def wq(a, b, c):
     t = us(); r = _q(a, b, c); F[0] += df(us(), t); F[16] += 1; return r
 def wr(a, b):
@@ -51,8 +53,12 @@ if WRAP:
     solve.cell_delta = wcd
     solve._clamps = wcl
     solve._tier = wti
-    Game.play = wpl
-    Game.undo = wun
+    if TRIAL:
+        solve._play = wpl
+        solve._undo = wun
+    else:
+        Game.play = wpl
+        Game.undo = wun
     for _ in range(1000):
         wnop(0)
 def main():
