@@ -32,3 +32,18 @@ def test_the_memory_search_counts_a_trial_that_runs_out_of_heap_while_reporting_
 
     with pytest.raises(Rp2040Error):
         memory.needed(None, broken)
+
+
+def test_the_memory_search_tells_the_heap_for_the_machine_code_from_the_heap_for_the_bytecode():
+    """With less heap than compiling viper.py's source takes, the imports still succeed (the bot's loops as
+    bytecode): the search for the machine code's need counts those trials as not fitting."""
+    from tools.bench import memory
+
+    free, code, machine = 240000, 100000, 160000
+
+    def trial(pico, text):
+        n = int(re.search(r"bytearray\((\d+)\)", text).group(1))
+        return [2 if n <= free - machine else 1 if n <= free - code else 0, free]
+
+    assert machine <= memory.needed(None, trial, want=2)[1] < machine + memory.STEP
+    assert code <= memory.needed(None, trial)[1] < code + memory.STEP

@@ -26,6 +26,19 @@ def test_the_webassembly_port_refuses_viper_and_the_bot_plays_on_its_bytecode():
     assert emitter == "bytecode" and 0 <= int(cell) < 81
 
 
+@pytest.mark.needs_node
+def test_a_board_that_runs_out_of_heap_compiling_the_machine_code_plays_on_its_bytecode():
+    # A mip install gives the board viper.py's source, and compiling it takes far more heap than loading the
+    # .mpy (the `memory` section of performance.md): on a board with less free heap than a Pico the compiler
+    # raises MemoryError. Stood in for here by a viper.py that raises it on import, on the real MicroPython.
+    files = upy.project_files("engine")
+    files["engine/bot/viper.py"] = b"raise MemoryError('memory allocation failed, allocating 4096 bytes')\n"
+    out = upy.run("from engine import Game\nfrom engine.bot import Bot, evaluate, solve\nfrom engine.game import Game as G\n"
+                  "print(evaluate.EMITTER, solve._play is G.play, Bot('hard', 1).choose(Game(), 1))", files=files)
+    emitter, bytecode_play, cell = out.split()
+    assert emitter == "bytecode" and bytecode_play == "True" and 0 <= int(cell) < 81
+
+
 def test_a_deploy_without_a_cpu_to_compile_for_leaves_the_machine_code_out(tmp_path):
     from tools import deploy
     from tools.web import PORT_MPY, device_files

@@ -159,7 +159,9 @@ def walk(b, li, heur):
 
 # Where the port compiles viper (the RP2040, ESP32-S3) the walk runs as machine code: engine/bot/viper.py, the same
 # sums and heuristic. Elsewhere the import fails (no `micropython` module on CPython; the webassembly port and
-# CircuitPython refuse the decorator; a bytecode-only deploy leaves the file out) and the walk above stays.
+# CircuitPython refuse the decorator; a bytecode-only deploy leaves the file out) and the walk above stays. So
+# does it where the board cannot compile viper.py's source in the heap it has (a mip install of .py files on a
+# board with less free heap than a Pico: the `memory` section of docs/performance.md says how much it takes).
 EMITTER = "bytecode"  # what the bot's hot loops run as here (tools.bench prints it)
 try:
     from engine.bot import viper as _viper
@@ -167,7 +169,7 @@ try:
 
     walk = _viper.walker(_array("i", KWS + KF + KHB + KHW))
     EMITTER = "viper"
-except (ImportError, SyntaxError):
+except (ImportError, SyntaxError, MemoryError):
     _viper = None
 
 

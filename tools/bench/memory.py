@@ -12,7 +12,9 @@ STEP = 2048  # bytes: the search stops when the answer is known this closely
 # One trial in a fresh interpreter: hold `n` bytes, then import what main.py
 # imports (the bot too: it is loaded when the computer plays). Compiling .py
 # needs transient heap that gc.mem_alloc() samples cannot see; leaving less
-# and less free until the imports fail measures it.
+# and less free until the imports fail measures it. The answer: 0 the imports
+# failed, 1 they did with the bot's loops as bytecode (the machine code did not
+# fit: engine/bot/evaluate.py falls back), 2 with them as machine code.
 _TRIAL = """
 import gc
 gc.collect()
@@ -20,7 +22,8 @@ f0 = gc.mem_free()
 try:
     b = bytearray(%d)
     import firmware.launcher, firmware.app, engine.bot
-    r = 1
+    from engine.bot import evaluate
+    r = 2 if evaluate.EMITTER == 'viper' else 1
 except MemoryError:
     r = 0
 b = None
@@ -28,9 +31,10 @@ print('@J', [r, f0])
 """
 
 
-def needed(pico, trial=None):
-    """(free heap in a fresh interpreter, bytes the imports need) by bisecting the largest ballast that still imports.
-    `trial(pico, code)` runs one trial (tools.rp2040.probe.guest_json)."""
+def needed(pico, trial=None, want=1):
+    """(free heap in a fresh interpreter, bytes the imports need) by bisecting the largest ballast that still imports
+    (want=1: at all; 2: with the bot's loops as machine code). `trial(pico, code)` runs one trial
+    (tools.rp2040.probe.guest_json)."""
     from tools.rp2040 import Rp2040Error
 
     if trial is None:
@@ -47,7 +51,7 @@ def needed(pico, trial=None):
             if "MemoryError" not in str(e) or free is None:
                 raise
             ok = 0
-        if ok:
+        if ok >= want:
             lo = mid
         else:
             hi = mid
@@ -79,8 +83,9 @@ def figures():
     tmp = Path(tempfile.mkdtemp(prefix="bench-memory-"))
     try:
         with Pico(flash=deployed_image(tmp / "deployed.img")) as pico:
-            free, mpy = needed(pico)
+            free, mpy = needed(pico, want=2)
             _as_mip_left_it(pico)
+            _, pyv = needed(pico, want=2)
             _, py = needed(pico)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -88,7 +93,10 @@ def figures():
     return [
         ("memory: Pico heap free in a fresh interpreter (official v1.27.0, emulated)", kb(free)),
         ("memory: heap the imports need, .mpy from tools.deploy / margin left", "%s / %s" % (kb(mpy), kb(free - mpy))),
-        ("memory: heap the imports need, mip's .py compiled on the board / margin left", "%s / %s" % (kb(py), kb(free - py))),
+        ("memory: heap the imports need, mip's .py compiled on the board, with the bot's loops as machine code / "
+         "margin left", "%s / %s" % (kb(pyv), kb(free - pyv))),
+        ("memory: the same with less heap than that: the bot's loops as bytecode (engine/bot/evaluate.py falls back) / "
+         "margin left", "%s / %s" % (kb(py), kb(free - py))),
     ] + frozen_figures()
 
 
