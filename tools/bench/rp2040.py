@@ -437,7 +437,7 @@ def thinking_rows(tag, r, sliced=None):
                        room - deep, 100.0 * (room - deep) / room)))
     if r.get("emitter"):
         out.append(("%s: the bot's hot loops (the line walk, a cell's line changes, a quiet pair, a trial turn's "
-                    "rescoring, fictitious play, the clamp test) run as" % tag,
+                    "play, undo and rescoring, fictitious play, the clamp test) run as" % tag,
                     "%s (engine/bot/viper.py, deployed by tools.deploy or frozen in; bytecode on the webassembly port, CPython "
                     "and CircuitPython)" % r["emitter"]))
     dp = r.get("deep")
