@@ -107,7 +107,7 @@ class App:
         # tick no computer thinks in), > 0 posted to core 1; the reveal plays its best() (docs/bot.md).
         self.deep = None
         self.ponder = -1
-        self.early = False  # the computers chose the next turn while the last one animated (_reveal)
+        self.early = False  # the computers began the next turn at the reveal (_reveal): _new_turn leaves them be
         self.settings = None
         self.scores = None
         rotated = getattr(cfg, "PAD_B_ROTATED", True)
