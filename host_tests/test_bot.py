@@ -513,13 +513,28 @@ def test_the_engines_values_copied_as_consts_are_the_engines():
             if const.startswith("_OP_"):
                 assert value == getattr(engine, "EV_" + const[4:]), (module, const)
                 checked += 1
-            elif const[1:] in ("BLACK", "WHITE", "WALL", "ONGOING", "BLACK_WON", "WHITE_WON"):
+            elif const[1:] in ("BLACK", "WHITE", "WALL", "ONGOING", "BLACK_WON", "WHITE_WON", "DRAW"):
                 assert value == getattr(engine, const[1:]), (module, const)
                 checked += 1
             elif const == "_NLINES":
                 assert value == len(evaluate.LS) == len(evaluate.LST), module
                 checked += 1
     assert checked >= 15  # the check sees them (5 opcodes, the colours, the wall, the results, the lines)
+
+
+def test_the_machine_codes_direction_tables_are_the_engines():
+    """engine/bot/viper.py keeps the engine's padded directions as bytes literals (read through ptr8; a literal
+    stays in flash in the frozen firmware): the clamp directions (+12, so none is negative) in the order of
+    game._DIRS, whose bits the turn record's clamp masks use, and the four line axes of game._AXES."""
+    import ast
+    import re
+
+    from engine import game
+
+    src = (ROOT / "engine" / "bot" / "viper.py").read_text()
+    table = {name: ast.literal_eval(lit) for name, lit in re.findall(r'^(_DIRS|_AXES) = (b"[^"]*")', src, re.M)}
+    assert list(table["_DIRS"]) == [d + 12 for d in game._DIRS]
+    assert tuple(table["_AXES"]) == game._AXES
 
 
 def test_the_phases_run_in_the_order_of_their_numbers():
