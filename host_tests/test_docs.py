@@ -145,7 +145,7 @@ PROGRAMS = ("./wts", ".venv/bin/python", ".venv/bin/mpremote", "mpremote", "sudo
 PLACEHOLDERS = {"MODE": "2p", "NAME": "pico", "N": "4711"}
 OUTPUT_FLAGS = ("--gif", "--png", "--out", "--frames")
 # Tools that need hardware, take minutes, or serve until stopped: checked with --help.
-SLOW = ("tools.deploy", "tools.bench", "tools.tournament", "tools.upy.vboard", "tools.rp2040", "tools.botserver",
+SLOW = ("tools.deploy", "tools.bench", "tools.tournament", "tools.upy.vboard", "tools.upy.unix", "tools.rp2040", "tools.botserver",
         "tools.blunders", "esptool", "tools.firmware", "tools.tournament.outsiders.why", "tools.tournament.gain")
 
 

@@ -4,11 +4,26 @@
 # deploy that compiles bytecode only leaves this file out (tools/devicefiles.py, MACHINE_CODE); the bytecode
 # stays in use there. Same results: host_tests/test_rp2040_cores.py on the emulated Pico; what it saves:
 # python -m tools.bench --only rp2040. Viper ints are machine words: every value here stays far inside
-# 32 bits, as in the bytecode.
+# 32 bits, as in the bytecode, and a ptr32 load reads back a negative value only where a word is 32 bits.
 import micropython
 from engine._compat import const
 from engine import PAD as _PAD, UNPAD as _UNPAD
 from engine.bot.linetables import LS as _LS, LST as _LST, WK as _WK, SEG as _SEG, LINE_AT as _LAT
+
+
+@micropython.viper
+def _word() -> int:
+    # 0 where a machine word is 32 bits (1 << 32 wraps), 2 ** 32 where it is 64
+    x = int(1) << 16
+    return x << 16
+
+
+if _word():
+    # A 64-bit port (MicroPython's unix port on a PC): there a ptr32 load does not sign-extend, so a negative
+    # payoff read from an array("i") comes back 2 ** 32 larger and the moves differ. The bytecode runs instead
+    # (host_tests/test_unix_port.py); every board this game runs on has 32-bit words.
+    raise ImportError("viper.py's machine code needs 32-bit words; this port's are 64 bits")
+del _word
 
 _T = None  # per window class k: score at k, fours at 11 + k, heuristic gains at 22 + k (black), 33 + k (white):
 # evaluate's weights, handed over by walker() (this module imports nothing of evaluate's: evaluate imports it)
