@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from tools import ROOT, devicefiles
+from tools import mcheck
 from tools.devicefiles import MACHINE_CODE, MANIFEST_NAME, PACKAGES, PROJECT, imported_modules, record_text  # noqa: F401 (used here, and by play, tests)
 MANIFEST = ROOT / "package.json"
 
@@ -813,6 +814,12 @@ def deploy(board, port=None, dry_run=False, reset=True, log=print, root=ROOT, _d
             if p in files:
                 log("overwrite %s (not from this project; --overwrite)" % p)
         write_and_verify(dev, files, changed, stale, log)
+        if mcheck.BOARD_PATH in files:
+            # The machine code runs here for the first time: checked against the host's bytecode before the
+            # game starts on it, and taken off again where it chooses otherwise (tools/mcheck.py).
+            summary["machine_code"] = mcheck.check(dev, log)
+            if summary["machine_code"] != "viper":
+                files = {p: d for p, d in files.items() if p != mcheck.BOARD_PATH}
         dev.write(MANIFEST_NAME, record_text(board, files))
         log("verified %d files by SHA-256 (%d copied, %d unchanged%s); their list is in %s on the board" % (
             len(files), len(changed), summary["unchanged"], ", %d removed" % len(stale) if stale else "", MANIFEST_NAME))
