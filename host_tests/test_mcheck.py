@@ -66,6 +66,13 @@ def test_a_board_whose_matrices_differ_loses_its_machine_code():
     assert "plays its bytecode" in said[-1]
 
 
+@pytest.mark.parametrize("answers", [[[57, 11583800]], "[57, 11583800]", None])
+def test_an_answer_of_another_shape_counts_as_differing(answers):
+    b = Board(answers=answers)
+    assert mcheck.check(b, lambda *a: None).startswith("removed: hard's matrices differ from the host's in 3 of 3")
+    assert b.removed == [mcheck.BOARD_PATH]
+
+
 @pytest.mark.parametrize("fail", ["emitter", "answers"])
 def test_a_board_that_fails_the_check_loses_its_machine_code(fail):
     said = []

@@ -60,7 +60,7 @@ def expected():
 
 
 def on_board(dev):
-    """(the board's emitter, its [[cell, matrix hash], ...] or None where it runs the bytecode) over `dev`
+    """(the board's emitter, its [[cell, matrix hash], ...] where that is "viper", else None) over `dev`
     (a tools.deploy.Device); DeployError if the board raises or stops answering."""
     emitter = dev.run("from engine.bot import evaluate\nprint(evaluate.EMITTER)").strip()
     if emitter != "viper":
@@ -78,11 +78,14 @@ def check(dev, log):
     except Exception as e:  # noqa: BLE001 (anything the board raised or how it stopped answering: not trusted)
         why = "the check failed on the board (%s)" % e
     else:
-        if got is None:
+        if emitter != "viper":
             log("machine code: none runs on this board (%s): the bot plays its bytecode" % emitter)
             return "bytecode"
         want = expected()
-        bad = [p[0] for p, a, b in zip(POSITIONS, got, want) if list(a) != list(b)]
+        if not isinstance(got, list) or len(got) != len(want):
+            bad = [p[0] for p in POSITIONS]  # an answer of another shape: nothing in it is to be trusted
+        else:
+            bad = [p[0] for p, a, b in zip(POSITIONS, got, want) if a != b]
         if not bad:
             log("machine code: hard's matrices in %d positions came out as on the host" % len(POSITIONS))
             return "viper"
@@ -92,6 +95,6 @@ def check(dev, log):
         dev.remove(BOARD_PATH)
     except Exception as e:
         raise type(e)("the bot's machine code on this board is not to be trusted (%s), and removing it failed "
-                          "(%s): remove it by hand with `mpremote fs rm :%s`" % (why, e, BOARD_PATH)) from None
+                      "(%s): remove it by hand with `mpremote fs rm :%s`" % (why, e, BOARD_PATH)) from None
     log("machine code: %s; removed %s: the bot plays its bytecode (the host's moves, slower)" % (why, BOARD_PATH))
     return "removed: " + why
