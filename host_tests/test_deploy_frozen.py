@@ -241,6 +241,7 @@ def test_deploy_onto_the_frozen_uf2_on_the_emulated_pico(needs_uf2, rp2_image, f
         n = len(p.events())
         out = deploy.deploy("pico", port=p.url, log=said.append)
         assert out["copied"] == [] and out["newer"] == []
+        assert out["machine_code"] == "viper"        # the frozen machine code chose as the host's bytecode
         assert set(out["removed"]) == {"board_config.mpy", "main.py", "lib/engine/", "lib/firmware/"}
         p.wait_event("reset", since=n, timeout=60)
         p.wait_usb()

@@ -81,6 +81,19 @@ def test_a_board_that_fails_the_check_loses_its_machine_code(fail):
     assert b.removed == [mcheck.BOARD_PATH] and "the check failed on the board" in out
 
 
+def test_machine_code_frozen_into_the_firmware_is_checked_and_the_maker_told_what_to_do():
+    said = []
+    assert mcheck.check_frozen(Board(answers=mcheck.expected()), said.append) == "viper"
+    wrong = [list(a) for a in mcheck.expected()]
+    wrong[0][0] = (wrong[0][0] + 1) % 81
+    b = Board(answers=wrong)
+    out = mcheck.check_frozen(b, said.append)
+    assert out.startswith("differs: hard's matrices differ from the host's in 1 of 3 positions (322)")
+    assert b.removed == [] and "Flash the official MicroPython UF2" in said[-1]
+    assert mcheck.check_frozen(Board(fail="answers"), said.append).startswith("differs: the check failed")
+    assert mcheck.check_frozen(Board(emitter="bytecode"), said.append) == "bytecode"
+
+
 def test_a_board_running_bytecode_is_left_as_it_is():
     said = []
     b = Board(emitter="bytecode", answers=pytest.fail)

@@ -891,6 +891,9 @@ def deploy_frozen(dev, info, frozen, board, cfg, port, dry_run, reset, log, root
         log("dry run: %d to copy, %d to remove; nothing was changed" % (len(changed), len(stale)))
         return summary
     write_and_verify(dev, files, changed, stale, log)
+    if not plan["newer"]:
+        # (a frozen game other than this checkout's may choose otherwise by design: not checked against it)
+        summary["machine_code"] = mcheck.check_frozen(dev, log)
     if changed or stale:
         dev.write(MANIFEST_NAME, record_text(board, files))
         log("verified: %d copied, %d removed; the game runs from the firmware, wired as boards/%s.py"

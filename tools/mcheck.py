@@ -68,6 +68,41 @@ def on_board(dev):
     return emitter, dev.eval_code(CODE + "\nprint(repr(%s))" % _calls())
 
 
+def _differs(got):
+    """None when the board's answers are the host's, else why not."""
+    want = expected()
+    if not isinstance(got, list) or len(got) != len(want):
+        bad = [p[0] for p in POSITIONS]  # an answer of another shape: nothing in it is to be trusted
+    else:
+        bad = [p[0] for p, a, b in zip(POSITIONS, got, want) if a != b]
+    if not bad:
+        return None
+    return "hard's matrices differ from the host's in %d of %d positions (%s)" % (
+        len(bad), len(POSITIONS), ", ".join(str(k) for k in bad))
+
+
+def check_frozen(dev, log):
+    """The same check where the machine code is frozen into the firmware (this checkout's game: it cannot come off
+    the board): "viper", "bytecode" or "differs: WHY", said in the log with what the maker can do instead."""
+    try:
+        emitter, got = on_board(dev)
+    except Exception as e:  # noqa: BLE001 (as in check())
+        why = "the check failed on the board (%s)" % e
+    else:
+        if emitter != "viper":
+            log("machine code: none runs in this firmware (%s): the bot plays its bytecode" % emitter)
+            return "bytecode"
+        why = _differs(got)
+        if why is None:
+            log("machine code: the firmware's, frozen in: hard's matrices in %d positions came out as on the host"
+                % len(POSITIONS))
+            return "viper"
+    log("WARNING: the machine code frozen into this firmware is not to be trusted: %s. Flash the official MicroPython "
+        "UF2 for this board instead and deploy the game as files: deploy then checks the machine code and takes it "
+        "off where it differs" % why)
+    return "differs: " + why
+
+
 def check(dev, log):
     """Run the check on the board; returns what the deploy summary records: "viper" (the machine code chose
     as the host in every position), "bytecode" (none runs there) or "removed: WHY" (it differed or failed, and
@@ -81,16 +116,10 @@ def check(dev, log):
         if emitter != "viper":
             log("machine code: none runs on this board (%s): the bot plays its bytecode" % emitter)
             return "bytecode"
-        want = expected()
-        if not isinstance(got, list) or len(got) != len(want):
-            bad = [p[0] for p in POSITIONS]  # an answer of another shape: nothing in it is to be trusted
-        else:
-            bad = [p[0] for p, a, b in zip(POSITIONS, got, want) if a != b]
-        if not bad:
+        why = _differs(got)
+        if why is None:
             log("machine code: hard's matrices in %d positions came out as on the host" % len(POSITIONS))
             return "viper"
-        why = "hard's matrices differ from the host's in %d of %d positions (%s)" % (
-            len(bad), len(POSITIONS), ", ".join(str(k) for k in bad))
     try:
         dev.remove(BOARD_PATH)
     except Exception as e:
