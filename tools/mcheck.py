@@ -81,22 +81,26 @@ def _differs(got):
         len(bad), len(POSITIONS), ", ".join(str(k) for k in bad))
 
 
+def outcome(dev):
+    """(the board's emitter or None, why its machine code is not to be trusted or None): the check, run."""
+    try:
+        emitter, got = on_board(dev)
+    except Exception as e:  # noqa: BLE001 (anything the board raised or how it stopped answering: not trusted)
+        return None, "the check failed on the board (%s)" % e
+    return emitter, (_differs(got) if emitter == "viper" else None)
+
+
 def check_frozen(dev, log):
     """The same check where the machine code is frozen into the firmware (this checkout's game: it cannot come off
     the board): "viper", "bytecode" or "differs: WHY", said in the log with what the maker can do instead."""
-    try:
-        emitter, got = on_board(dev)
-    except Exception as e:  # noqa: BLE001 (as in check())
-        why = "the check failed on the board (%s)" % e
-    else:
+    emitter, why = outcome(dev)
+    if why is None:
         if emitter != "viper":
             log("machine code: none runs in this firmware (%s): the bot plays its bytecode" % emitter)
             return "bytecode"
-        why = _differs(got)
-        if why is None:
-            log("machine code: the firmware's, frozen in: hard's matrices in %d positions came out as on the host"
-                % len(POSITIONS))
-            return "viper"
+        log("machine code: the firmware's, frozen in: hard's matrices in %d positions came out as on the host"
+            % len(POSITIONS))
+        return "viper"
     log("WARNING: the machine code frozen into this firmware is not to be trusted: %s. Flash the official MicroPython "
         "UF2 for this board instead and deploy the game as files: deploy then checks the machine code and takes it "
         "off where it differs" % why)
@@ -108,18 +112,13 @@ def check(dev, log):
     as the host in every position), "bytecode" (none runs there) or "removed: WHY" (it differed or failed, and
     BOARD_PATH was taken off the board). The device's own error (DeployError) only if the board cannot even be
     told to remove it."""
-    try:
-        emitter, got = on_board(dev)
-    except Exception as e:  # noqa: BLE001 (anything the board raised or how it stopped answering: not trusted)
-        why = "the check failed on the board (%s)" % e
-    else:
+    emitter, why = outcome(dev)
+    if why is None:
         if emitter != "viper":
             log("machine code: none runs on this board (%s): the bot plays its bytecode" % emitter)
             return "bytecode"
-        why = _differs(got)
-        if why is None:
-            log("machine code: hard's matrices in %d positions came out as on the host" % len(POSITIONS))
-            return "viper"
+        log("machine code: hard's matrices in %d positions came out as on the host" % len(POSITIONS))
+        return "viper"
     try:
         dev.remove(BOARD_PATH)
     except Exception as e:
