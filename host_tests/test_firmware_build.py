@@ -149,9 +149,11 @@ def _holds_the_game(path, target):
     s = uf2.summary(path)
     tg = builder.TARGETS[target]
     assert s["end"] <= tg.flash_bytes - tg.storage_bytes      # never into the littlefs filesystem
-    files = game_files(tg.wiring)
+    files = game_files(tg.wiring, machine_code=tg.machine_code)
     for p in files:
         assert builder.frozen_name(p).encode() in s["payload"], p
+    # The machine code only where it runs in the tests (the RP2040): the Pico 2's carries the bytecode.
+    assert (b"engine/bot/viper.py" in s["payload"]) == tg.machine_code == (target == "pico")
     assert marker.sha256(files["engine/game.py"]).encode() in s["payload"]   # the marker's hash of it
     assert b"MicroPython v1.27.0 on" in s["payload"]
     return s

@@ -37,11 +37,14 @@ _THUMB1_WORD = re.compile(r"if config\.native_arch in \(\s*MP_NATIVE_ARCH_ARMV6,
 # A build target: the MicroPython board it builds, the UF2 family its code blocks carry, and where the
 # board definition puts the littlefs filesystem (ports/rp2/boards/<board>/mpconfigboard.h: storage at the
 # end of flash), which the firmware must never reach into. The Pico 2 has the Pico's pinout, so the
-# Pico's wiring file is its default too.
-Target = collections.namedtuple("Target", "name mp_board family flash_bytes storage_bytes wiring")
+# Pico's wiring file is its default too. machine_code: the bot's hot loops go in as machine code. Not for
+# the Pico 2: its Cortex-M33 code has never run here (no RP2350 emulator), and a maker who only flashes
+# the UF2 never runs deploy's check of it (tools/mcheck.py), so its firmware carries their bytecode (the
+# same moves, slower); a file deploy onto the official Pico 2 firmware compiles and checks the machine code.
+Target = collections.namedtuple("Target", "name mp_board family flash_bytes storage_bytes wiring machine_code")
 TARGETS = {
-    "pico": Target("pico", "RPI_PICO", "rp2040", 2048 * 1024, 1408 * 1024, "pico"),
-    "pico2": Target("pico2", "RPI_PICO2", "rp2350-arm-s", 4096 * 1024, 3072 * 1024, "pico"),
+    "pico": Target("pico", "RPI_PICO", "rp2040", 2048 * 1024, 1408 * 1024, "pico", True),
+    "pico2": Target("pico2", "RPI_PICO2", "rp2350-arm-s", 4096 * 1024, 3072 * 1024, "pico", False),
 }
 # The submodules the rp2 port needs (ports/rp2/CMakeLists.txt GIT_SUBMODULES for these boards), each with a
 # file that is there once it is checked out.
@@ -414,7 +417,7 @@ def build(target="pico", micropython=None, version=None, wiring=None, out_dir=No
         raise FirmwareError("version %r: use letters, digits and . + _ - only (it goes into the file name)" % version)
     wiring = wiring or tg.wiring
     out_dir = Path(out_dir or OUT_DIR).resolve()
-    staged = staged_files(version, wiring, root)   # refuses a bad wiring before anything is built
+    staged = staged_files(version, wiring, root, tg.machine_code)   # refuses a bad wiring before anything is built
     why = toolchain_problem()
     if why:
         raise FirmwareError("cannot build the firmware here: " + why)
@@ -434,7 +437,7 @@ def build(target="pico", micropython=None, version=None, wiring=None, out_dir=No
             if picotool_src is None:
                 picotool_src = tree / "picotool-src"
             align_thumb1(src)
-        if not thumb1_word_aligned(src):
+        if tg.machine_code and not thumb1_word_aligned(src):
             staged = staged_files(version, wiring, root, machine_code=False)
             _say("%s: the bot's machine code stays out (its bytecode is frozen instead): %s/tools/mpy-tool.py "
                  "is not known to freeze armv6m code 4-byte aligned (see docs/build.md)" % (target, src))
