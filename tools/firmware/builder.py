@@ -259,6 +259,16 @@ def checkout_identity(src):
     return "tree %s %s" % (src, h.hexdigest())
 
 
+def tarball_ident(digest):
+    """What identifies the tarball's source in the cache keys (the checkout's own: checkout_identity)."""
+    return "tarball %s" % digest
+
+
+def source_id(ident):
+    """The short name of a source's tools and work trees in the output folder (mpy-cross, the unix port)."""
+    return hashlib.sha256(ident.encode()).hexdigest()[:12]
+
+
 def unpack_tarball(tarball, dest_root):
     """Unpack the MicroPython source tarball (src/ + picotool-src/) into dest_root once; the folder is reused
     while its stamp matches the tarball's hash. Returns (folder, the tarball's sha256)."""
@@ -432,7 +442,7 @@ def build(target="pico", micropython=None, version=None, wiring=None, out_dir=No
             tree, digest = unpack_tarball(TARBALL, out_dir)
             src = tree / "src"
             check_source(src)
-            ident = "tarball %s" % digest
+            ident = tarball_ident(digest)
             origin = "MicroPython source %s" % TARBALL.name
             if picotool_src is None:
                 picotool_src = tree / "picotool-src"
@@ -442,7 +452,7 @@ def build(target="pico", micropython=None, version=None, wiring=None, out_dir=No
             _say("%s: the bot's machine code stays out (its bytecode is frozen instead): %s/tools/mpy-tool.py "
                  "is not known to freeze armv6m code 4-byte aligned (see docs/build.md)" % (target, src))
         board_dir = src / "ports" / "rp2" / "boards" / tg.mp_board
-        src_id = hashlib.sha256(ident.encode()).hexdigest()[:12]
+        src_id = source_id(ident)
         work = out_dir / "work" / ("%s-%s" % (tg.mp_board, src_id))
         stage = work / "stage"
         manifest = manifest_text(stage, (board_dir / "manifest.py").is_file())

@@ -1,5 +1,4 @@
 """MicroPython's unix port, built once from ../shared/micropython's source: a real MicroPython on the PC (a 64-bit CPU here), so the engine and its machine code run under a second code emitter beside the RP2040's."""
-import hashlib
 import shutil
 import sys
 from pathlib import Path
@@ -29,7 +28,7 @@ def micropython(out_dir=None, jobs=None):
     out_dir = Path(out_dir or builder.OUT_DIR).resolve()
     with builder._Lock(out_dir / ".lock"):
         tree, digest = builder.unpack_tarball(builder.TARBALL, out_dir)
-        src_id = hashlib.sha256(("tarball %s" % digest).encode()).hexdigest()[:12]  # as builder.build names it
+        src_id = builder.source_id(builder.tarball_ident(digest))  # the same mpy-cross as the firmware builds
         bdir = out_dir / "tools" / ("unix-" + src_id)
         exe = bdir / "micropython"
         if exe.is_file():
