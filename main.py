@@ -6,9 +6,16 @@ def hardware():
     import machine
     import neopixel
     import os
+    import sys
     import time
     import board_config  # type: ignore  # boards/<name>.py, copied to the device root under this name
+    from firmware.cpufreq import speed_up
     from firmware.hw import build, urandom_entropy
+
+    # First: the buzzer's PWM takes its timing from the clock as it is when it starts.
+    hz, why = speed_up(machine, board_config, time.sleep_ms, sys.implementation._machine)
+    if why:
+        print("the CPU stays at %d MHz: %s" % (hz // 1000000, why))
 
     hw = build(board_config, machine.Pin, neopixel.NeoPixel, time, PWM=machine.PWM, entropy=urandom_entropy(os.urandom))
     from firmware.thinker import start

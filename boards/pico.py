@@ -26,7 +26,8 @@ STATUS_LEDS = (81, 82)         # strip indices of pad A's and pad B's status LED
 CURRENT_BUDGET_MA = 500        # USB default; raise it only with a supply that delivers it
 MA_PER_CHANNEL = 20            # WS2812B: about 20 mA per colour channel at full
 IDLE_MA_PER_LED = 1            # WS2812B: about 1 mA each even when dark (83 mA for 83 LEDs)
-CONTROLLER_MA = 40             # RP2040 busy at 125 MHz (~25 mA) + flash, 74AHCT125, pull-ups, piezo
+CONTROLLER_MA = 60             # RP2040 busy at 200 MHz, 1.15 V (~44 mA: 25 mA at 125 MHz x 1.6 x (1.15/1.10)^2) + flash, 74AHCT125, pull-ups, piezo
+CPU_HZ = 200000000             # the RP2040's certified most (core at 1.15 V: firmware/cpufreq.py); None keeps 125 MHz
 BRIGHTNESS = 0.25              # default global brightness (0.02 .. 1.0)
 # Pads: two Adafruit 1824 phone-style 3x4 keypads (firmware/keypad.py PARTS).
 # Keypad connector pins 1..7 go to GP2..GP8 (pad A) and GP10..GP16 (pad B) in

@@ -114,7 +114,7 @@ class Display:
             raise ValueError("MA_PER_CHANNEL must be positive")
         # The whole board stays inside CURRENT_BUDGET_MA: every WS2812B draws
         # ~1 mA even when dark and the controller its own, so the lit LEDs get
-        # only what is left (500 - 83 - 40 = 377 mA on a Pico over USB).
+        # only what is left (500 - 83 - 60 = 357 mA on a Pico over USB).
         self.budget_ma = getattr(cfg, "CURRENT_BUDGET_MA", 500)
         self.share_ma = led_share_ma(cfg)
         self.base_ma = self.budget_ma - self.share_ma  # idle LEDs + controller, drawn whatever is shown

@@ -33,8 +33,9 @@ def test_board_files_give_the_idle_and_controller_draw(name):
     assert led_share_ma(cfg) == cfg.CURRENT_BUDGET_MA - cfg.LED_COUNT * cfg.IDLE_MA_PER_LED - cfg.CONTROLLER_MA
 
 
-def test_pico_over_usb_leaves_377_ma_for_the_leds():
-    assert led_share_ma(boards.load("pico")) == 500 - 83 - 40
+def test_pico_over_usb_leaves_357_ma_for_the_leds():
+    # 60 mA for the controller: the RP2040 at 200 MHz and 1.15 V (boards/pico.py CPU_HZ)
+    assert led_share_ma(boards.load("pico")) == 500 - 83 - 60
 
 
 @pytest.mark.parametrize("name", ("pico", "esp32s3"))

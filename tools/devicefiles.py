@@ -34,6 +34,11 @@ def checked_board(name, root=ROOT):
         except Exception as e:
             raise ValueError("boards/%s.py cannot be loaded: %s: %s" % (name, type(e).__name__, e)) from None
     check(cfg)
+    from firmware.cpufreq import problem   # (main.py's clock setting: the device would keep its clock and say why)
+
+    why = problem(cfg)
+    if why:
+        raise ValueError("boards/%s.py cannot work: %s" % (name, why))
     return cfg
 
 

@@ -129,7 +129,8 @@ and [DEVELOPERS.md](../DEVELOPERS.md#benchmarks-and-generated-pages).
 - *fuel*: wasm instructions executed by the MicroPython interpreter (the webassembly port), counted
   exactly, so a figure is the same on every run and every machine; the `rp2040` section measures how
   much fuel one microsecond of a Pico is (`tools/upy/fuel.py` uses that ratio for every ms estimate).
-- *emulated RP2040*: the official Pico firmware on rp2040js, timed by the chip's own 125 MHz clock.
+- *emulated RP2040*: the official Pico firmware on rp2040js, timed by the chip's own clock: 200 MHz, as main.py
+  sets it from the board file's `CPU_HZ` (firmware/cpufreq.py).
 - *heap*: bytes in use on MicroPython's heap, measured on the official ports.
 """
 

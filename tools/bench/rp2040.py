@@ -1,4 +1,4 @@
-"""Emulated-RP2040 figures for tools.bench: the deployed firmware on the emulated Pico, timed by its own clock (125 MHz), beside the wasm-fuel estimates, and the measured fuel-per-µs ratio; the computer's search on core 1 beside the sliced path (LED frames read from the data pin); then the same game frozen into the firmware (tools.firmware) beside it."""
+"""Emulated-RP2040 figures for tools.bench: the deployed firmware on the emulated Pico, timed by its own clock (200 MHz, as main.py sets it), beside the wasm-fuel estimates, and the measured fuel-per-µs ratio; the computer's search on core 1 beside the sliced path (LED frames read from the data pin); then the same game frozen into the firmware (tools.firmware) beside it."""
 import os
 import shutil
 import tempfile
@@ -229,6 +229,8 @@ def measure():
             # Power-up (the clock starts at 0) to the first WS2812 frame main.py writes.
             res["boot_ms"] = pico.wait_frames(1)[0].t0_ns / 1e6
             res["emitter"] = guest_json(pico, _EMITTER)
+            res["cpu_hz"], res["vsel"] = (int(x) for x in pico.exec(
+                "import machine\nprint(machine.freq(), machine.mem32[0x40064000] >> 4 & 15)").split())
             turns = []
             for i in range(0, len(games), CHUNK):
                 turns += guest_json(pico, _TURNS % (games[i:i + CHUNK],))
@@ -511,6 +513,8 @@ def table(r):
     out.append(("rp2040: bot hard move, the %d heaviest of all %d positions by fuel, worst" % (len(hu), total),
                 "%s emulated (fuel estimate of the heaviest %s); target <= 1 s: %s"
                 % (_ms(max(hu)), _ms(max(hfu) / FUEL_PER_US), _ok(max(hu), TARGETS["hard_worst_us"]))))
+    out.append(("rp2040: CPU clock in the game (main.py from boards/pico.py CPU_HZ: firmware/cpufreq.py)",
+                "%d MHz, core voltage VSEL %d (12: 1.15 V, 11: 1.10 V)" % (r["cpu_hz"] // 1000000, r["vsel"])))
     out.append(("rp2040: boot to first frame (power-up to main.py's first LED write)",
                 "%.0f ms emulated; target <= 2 s: %s" % (r["boot_ms"], _ok(r["boot_ms"], TARGETS["boot_ms"]))))
     out += thinking_rows("rp2040", r, sliced=r.get("sliced_hard"))
@@ -521,7 +525,8 @@ def table(r):
                    _ok(hp["peak"] / 1024.0, TARGETS["peak_kb"]))))
     tot_fuel = sum(tf) + sum(sum(r["bot_fuel"][lv]) for lv in ("easy", "medium", "hard"))
     tot_us = sum(tu) + sum(sum(r["bot_us"][lv]) for lv in ("easy", "medium", "hard"))
-    out.append(("rp2040: measured wasm fuel per emulated µs (tools/upy/fuel.py uses %d)" % FUEL_PER_US,
+    out.append(("rp2040: measured wasm fuel per emulated µs at %d MHz (tools/upy/fuel.py uses %d for 125 MHz)"
+                % (r["cpu_hz"] // 1000000, FUEL_PER_US),
                 "%.1f overall; turns %.1f, easy %.1f, medium %.1f, hard %.1f"
                 % (tot_fuel / float(tot_us), ratios["turns"], ratios["easy"], ratios["medium"], ratios["hard"])))
     return out + frozen_table(r)

@@ -3,7 +3,7 @@
 // Driven by tools/rp2040/__init__.py over JSON lines on stdin/stdout: every
 // request carries an "id" and gets exactly one reply with that id; things the
 // guest does on its own (a reset, a power cut reached) come as {"event": …}
-// lines. Emulated time (the simulated clock, 8 ns a cycle at 125 MHz) is the
+// lines. Emulated time (the simulated clock: 8 ns a cycle at 125 MHz, 5 ns at 200 MHz) is the
 // only time here; host time only paces the optional real-time mode.
 import fs from "node:fs";
 import net from "node:net";
@@ -16,7 +16,9 @@ let warnCount = 0;
 console.warn = (...a) => { if (warnCount++ < 20) process.stderr.write(a.join(" ") + "\n"); };
 
 const args = parseArgs(process.argv.slice(2));
-const CYCLE_NS = 8; // 125 MHz: rp2040js's Simulator uses the same fixed clock
+// A cycle's length follows clk_sys as rp2040js works it out from the PLL and CLOCKS registers
+// (machine.freq()); its own Simulator keeps 125 MHz whatever the firmware sets.
+let cycleNs = 8;
 const FLASH_SIZE = 2 * 1024 * 1024; // the Pico's W25Q16JV; MicroPython RPI_PICO is built for 2 MiB
 // Flash operations take no emulated time (a W25Q16JV needs ~45 ms per 4 KiB
 // erase and ~0.4 ms per 256 B page): saving scores is quicker here than on a Pico.
@@ -167,11 +169,25 @@ function boot() {
     if (off === 0xd0c && (v >>> 16) === 0x05fa && (v & 4)) { scheduleReset("sysresetreq"); return; }
     ppbWrite(off, v);
   };
+  cycleNs = 1e9 / mcu.clkSys;
+  mcu.addClockListener((hz) => { cycleNs = 1e9 / hz; });
+  setupVreg();
   setupUsb();
   setupPins();
   setupCore1();
   mcu.core.PC = 0x10000000;
   ws.reset(mcu.clock.nanos);
+}
+
+function setupVreg() {
+  // rp2040js leaves VREG_AND_CHIP_RESET unmodelled (reads 0xffffffff). Its VREG register (offset 0) is kept
+  // here, so firmware/cpufreq.py can raise the core voltage before 200 MHz and read it back (RP2040 datasheet
+  // 2.10.7: EN bit 0, HIZ bit 1, VSEL bits 7:4 with 0b1011 = 1.10 V at reset, ROK bit 12 read only).
+  const blk = mcu.peripherals[0x40064];
+  const read = blk.readUint32.bind(blk), write = blk.writeUint32.bind(blk);
+  blk.vreg = 0x10b1;
+  blk.readUint32 = (off) => (off === 0 ? blk.vreg : read(off));
+  blk.writeUint32 = (off, v) => { if (off === 0) blk.vreg = 0x1000 | (v & 0xf3); else write(off, v); };
 }
 
 let resetReason = null, bkptCount = 0;
@@ -379,7 +395,7 @@ function runCore1() {
   mcu.core = c; active = 1;
   try {
     while (t1 < now && !c.waiting && core1 === c && !halted) {
-      t1 += c.executeInstruction() * CYCLE_NS;
+      t1 += c.executeInstruction() * cycleNs;
       core1Instr += 1;
       const sp = c.registers[13];
       if (sp < core1Low) core1Low = sp;
@@ -538,7 +554,7 @@ function sampleBuzzer() {
     const cc = p & 1 ? ch.cc >>> 16 : ch.cc & 0xffff;
     const phase = ch.csr & 2 ? 2 : 1;
     const on = !!(ch.csr & 1);
-    const freq = on ? 125e6 / divf / ((top + 1) * phase) : 0;
+    const freq = on ? mcu.clkSys / divf / ((top + 1) * phase) : 0;
     const duty = on ? Math.min(1, cc / (top + 1)) : 0;
     st = { mode: "pwm", freq: Math.round(freq * 100) / 100, duty: Math.round(duty * 10000) / 10000, level: null };
   } else {
@@ -619,7 +635,7 @@ function runSlice() {
     for (let i = 0; i < 20000; i++) {
       if (clock.nanos >= until || halted || resetReason) break outer;
       if (!core.waiting) {
-        clock.tick(core.executeInstruction() * CYCLE_NS);
+        clock.tick(core.executeInstruction() * cycleNs);
         if (core1) runCore1();
       } else if (core1 && !core1.waiting) {
         // core 0 asleep, core 1 running: time moves in short steps (never past an alarm or the target)

@@ -7,8 +7,8 @@
         pico.frames()                          # decoded WS2812 frames with emulated timestamps
         pico.power_cut()                       # kill the chip, boot again from the same flash image
 
-Everything is in emulated time (`t_ns`: nanoseconds of the simulated 125 MHz
-clock since this chip powered up); waits synchronise on the guest's clock or
+Everything is in emulated time (`t_ns`: nanoseconds of the simulated clock since
+this chip powered up: 125 MHz, or what machine.freq() set); waits synchronise on the guest's clock or
 its serial output, never on host sleeps. See DEVELOPERS.md "tools/rp2040".
 """
 import base64

@@ -25,11 +25,12 @@ from tools.upy import MicroPythonError, UpyHostError, _check_files
 __all__ = ["measure", "MARK", "FUEL_PER_US", "DEFAULT_HEAPSIZE"]
 
 MARK = "@@FUEL "
-# Fuel per µs of an RP2040 at 125 MHz: the one home of the conversion. It is the
-# ratio `python -m tools.bench --only rp2040` measures by timing the same engine
-# turns and bot moves on the emulated Pico (MicroPython's RPI_PICO UF2) that the
-# wasm port counts (docs/performance.md shows it). Emulated cycles have no
-# XIP-cache wait states, so a real Pico is at most this fast.
+# Fuel per µs of an RP2040 at 125 MHz: the one home of the conversion. 125 MHz, not the Pico's 200
+# (boards/pico.py CPU_HZ): the estimates stand for the slowest RP2040 board the game runs on (CircuitPython's
+# Feather RP2040, a Pico whose board file has no CPU_HZ). `python -m tools.bench --only rp2040` measures the
+# ratio by timing the same engine turns and bot moves on the emulated Pico (MicroPython's RPI_PICO UF2) that
+# the wasm port counts, at the Pico's clock (docs/performance.md shows it); 150 stays below 125/200 of it, so
+# the estimates err slow. Emulated cycles have no XIP-cache wait states, so a real Pico is at most this fast.
 FUEL_PER_US = 150
 DEFAULT_HEAPSIZE = 64 * 1024 * 1024
 DEFAULT_BUDGET = 200_000_000_000   # ~45 min of RP2040 time: only a runaway guard

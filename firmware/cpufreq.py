@@ -1,0 +1,52 @@
+"""The CPU clock at boot: an RP2040 raised to the 200 MHz its maker certifies (core voltage first), so the computer answers sooner; main.py calls speed_up() before it makes the LEDs and the buzzer."""
+# Raspberry Pi certified the RP2040 for a 200 MHz system clock at a core voltage of at least 1.15 V
+# (pico-sdk 2.1.1 release notes, 2025-02-19; the SDK's own 200 MHz builds raise the voltage at boot).
+# MicroPython 1.27's machine.freq() sets the PLL but leaves the voltage at its reset value (its
+# rp2/clocks_extra.c skips the SDK's step: micropython#18739, merged after 1.27), so it is raised here
+# first. RP2040 datasheet 2.10.7: VREG at 0x40064000, VSEL in bits 7:4, 0b1011 = 1.10 V (reset),
+# 0b1100 = 1.15 V; the SDK waits 1 ms for it to settle (SYS_CLK_VREG_VOLTAGE_AUTO_ADJUST_DELAY_US).
+# What the clock gives the computer: docs/performance.md, the rp2040 section. Other chips keep their clock.
+from engine._compat import const
+
+_VREG = const(0x40064000)
+_VSEL_115 = const(12)
+_SAFE_HZ = const(133000000)  # the RP2040's clock at its reset voltage (datasheet, before 2025)
+RP2040_MAX_HZ = 200000000
+
+
+def problem(cfg):
+    """Why the board file's CPU_HZ cannot be used (None if it can, or if it has none)."""
+    hz = getattr(cfg, "CPU_HZ", None)
+    if hz is None:
+        return None
+    if getattr(cfg, "CHIP", None) != "rp2040":
+        return "CPU_HZ is for an RP2040 board (CHIP = \"rp2040\"), not CHIP %r" % (getattr(cfg, "CHIP", None),)
+    if isinstance(hz, bool) or not isinstance(hz, int) or hz < 48000000 or hz > RP2040_MAX_HZ:
+        return "CPU_HZ must be a whole number of Hz from 48000000 to %d (the RP2040's certified most), not %r" % (
+            RP2040_MAX_HZ, hz)
+    return None
+
+
+def speed_up(machine, cfg, sleep_ms, chip_name):
+    """Run at cfg.CPU_HZ if the board file has one and `chip_name` (sys.implementation._machine) is an RP2040:
+    above 133 MHz the core voltage goes to 1.15 V first and is read back. Returns (Hz now, None) or, when the
+    clock stays as it was, (Hz, why): a bad CPU_HZ, another chip, or a regulator that did not take the voltage."""
+    hz = getattr(cfg, "CPU_HZ", None)
+    if hz is None:
+        return machine.freq(), None
+    why = problem(cfg)
+    if why is None and "RP2040" not in chip_name:
+        why = "CPU_HZ is for an RP2040, and this is %s" % (chip_name,)
+    if why is not None:
+        return machine.freq(), why
+    if hz > _SAFE_HZ:
+        m = machine.mem32
+        v = m[_VREG]
+        if (v >> 4) & 15 < _VSEL_115:
+            m[_VREG] = (v & ~0xF0) | (_VSEL_115 << 4)
+            sleep_ms(1)
+            if (m[_VREG] >> 4) & 15 < _VSEL_115:
+                return machine.freq(), "the core voltage did not rise to 1.15 V (VREG reads %#x)" % (m[_VREG] & 0xFFFF,)
+    if machine.freq() != hz:
+        machine.freq(hz)
+    return machine.freq(), None
