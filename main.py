@@ -11,16 +11,17 @@ def hardware():
     import board_config  # type: ignore  # boards/<name>.py, copied to the device root under this name
     from firmware.cpufreq import speed_up
     from firmware.hw import build, urandom_entropy
+    from firmware.thinker import start
 
-    # First: the buzzer's PWM takes its timing from the clock as it is when it starts.
+    # The computer's search on the second core (RP2040), once per boot; else None. Its thread starts before
+    # the clock goes up: firmware/cpufreq.py says why.
+    thinker = start()[0]
+    # Then the clock, before the buzzer's PWM, which takes its timing from the clock as it is when it starts.
     hz, why = speed_up(machine, board_config, time.sleep_ms, sys.implementation._machine)
     if why:
         print("the CPU stays at %d MHz: %s" % (hz // 1000000, why))
-
     hw = build(board_config, machine.Pin, neopixel.NeoPixel, time, PWM=machine.PWM, entropy=urandom_entropy(os.urandom))
-    from firmware.thinker import start
-
-    hw.thinker = start()[0]  # the computer's search on the second core (RP2040), once per boot; else None
+    hw.thinker = thinker
     return board_config, hw
 
 

@@ -6,6 +6,11 @@
 # first. RP2040 datasheet 2.10.7: VREG at 0x40064000, VSEL in bits 7:4, 0b1011 = 1.10 V (reset),
 # 0b1100 = 1.15 V; the SDK waits 1 ms for it to settle (SYS_CLK_VREG_VOLTAGE_AUTO_ADJUST_DELAY_US).
 # What the clock gives the computer: docs/performance.md, the rp2040 section. Other chips keep their clock.
+# main.py starts core 1's thread (firmware/thinker.py) before it calls speed_up(): MicroPython 1.27's rp2 port
+# takes the 512 bytes it keeps for a stack overflow's recovery off the thread's stack size only after core 1
+# is launched (ports/rp2/mpthreadport.c, mp_thread_create), while core 1 reads that size as it starts
+# (py/modthread.c, thread_entry). Whoever is first decides; on the emulated Pico core 1 is first from 150 MHz
+# on, and an overflow then runs past the stack into the heap (test_rp2040_cores.py's overflow test).
 from engine._compat import const
 
 _VREG = const(0x40064000)

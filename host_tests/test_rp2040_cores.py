@@ -126,8 +126,10 @@ def host_moves(seed, human, n):
 
 
 def test_a_game_against_hard_on_core_1_matches_the_sliced_path_and_the_leds(pico):
+    # Hard's first answers (deepen=False): whether the deeper one is ready at a reveal depends on each path's
+    # pace (at 200 MHz core 1 had it in time here, and the game went another way); its own test is below.
     human = [parse_square(m) for m in ("a1", "i9", "a9", "i1")]
-    r = run_app(pico, human, mode="hard", seed=3)
+    r = run_app(pico, human, mode="hard", seed=3, deepen=False)
     assert r["path"].startswith("core 1"), r["path"]
     assert r["steps"] > 10                       # the search ran in many step() calls on core 1
     last = pico.frames()[-1]
@@ -138,7 +140,7 @@ def test_a_game_against_hard_on_core_1_matches_the_sliced_path_and_the_leds(pico
     for k in range(len(human) - 1):
         g.play(human[k], want[k])
     assert pico.board_rows(last) == ["".join(".BWe"[g.cell(r9 * 9 + c)] for c in range(9)) for r9 in range(9)]
-    s = run_app(pico, human, mode="hard", seed=3, threads=False)
+    s = run_app(pico, human, mode="hard", seed=3, threads=False, deepen=False)
     assert s["path"].startswith("sliced") and s["steps"] == 0
     assert s["cells"] == r["cells"]
 
@@ -273,8 +275,14 @@ from firmware.hw import build
 from firmware.thinker import Thinker
 from firmware.app import App
 def main():
+    # As main.py: the thread starts before the clock goes up (firmware/cpufreq.py: at 200 MHz, MicroPython's
+    # 512 bytes for the recovery are lost to a race, and this overflow ran into the heap: "no attribute 'done'").
+    hz = machine.freq()
+    machine.freq(125000000)
+    t = Thinker(_thread, stack=2048)
+    machine.freq(hz)
     hw = build(cfg, machine.Pin, neopixel.NeoPixel, time, PWM=machine.PWM, entropy=lambda: %(seed)d)
-    hw.thinker = Thinker(_thread, stack=2048)
+    hw.thinker = t
     app = App(hw, cfg, mode="hard")
     t0 = time.ticks_ms()
     while app.thinking >= 0 and time.ticks_diff(time.ticks_ms(), t0) < 20000:

@@ -33,6 +33,8 @@ if %(threads)r:
 else:
     _path = "sliced: forced (the driver made no thinker)"
 app = App(hw, cfg, mode=%(mode)r, store_dir=None)
+if not %(deepen)r:
+    app.deep = None   # hard's first answers only (before its first move is done: nothing begun)
 gc.collect()
 R = {"boot": gc.mem_alloc() - _base, "peak": 0, "ticks": 0, "tick_max": 0, "think_tick_max": 0,
      "moves": [], "upd": [], "wr": [], "scan_gap_max": 0, "path": _path, "spans": [], "steps": 0, "cells": [],
@@ -188,7 +190,7 @@ HEAP_HOLD_MS = 200  # how long run_app holds each key (and waits after it) while
 
 
 def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms=None, limit_s=None, threads=True,
-            deep=False):
+            deep=False, deepen=True):
     """Run the firmware's App (built as main.py builds it) in `mode` until len(moves) turns are played or the
     game ends; pad A types moves[k] (a cell index) when turn k opens (and pad B too in "2p": pairs).
     Returns the guest's figures: boot/peak heap (bytes above a fresh interpreter), tick_max,
@@ -202,6 +204,8 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms
     threads=False: no thinker, the search runs in the ticks (the sliced path, as on a port without _thread).
     deep=True (hard): pad A waits each turn for hard's deeper answer, then types the first free cell of `moves`
     (then of the board); deep_ready: each turn's ms from its opening to that answer (negative: ready before it).
+    deepen=False: hard plays its first answers only (no deeper search: which answer a reveal meets then
+    depends on the clock, the path's pace and the person's).
     hold_ms: how long each key is held, and the gap after it (default 80 ms, 200 with heap sampling).
     scan_gap_max: the longest time between two pad scans (µs)."""
     from firmware.entry import keys_for
@@ -216,7 +220,7 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms
     # By default 60 a turn, which is ample (a hard move with heap sampling ~2 s, countdown + animation ~2 s).
     limit_ms = int(1000 * limit_s) if limit_s is not None else 60000 * len(moves)
     code = _DRIVER % {"mode": mode, "seed": seed, "heap": bool(heap), "turns": len(moves), "limit_ms": limit_ms,
-                      "threads": bool(threads), "deep": bool(deep),
+                      "threads": bool(threads), "deep": bool(deep), "deepen": bool(deepen),
                       "pref": list(moves) + list(range(81)) if deep else []}
     first = pico.stats()["frames"]   # the seq the next frame gets
     result = {}
