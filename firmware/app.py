@@ -47,6 +47,9 @@ _THINK_FRAME_MS = const(11)
 _DEEP_MS = const(6)
 _DEEP_SLICES = const(64)
 _COUNT_MS = const(900)  # countdown: 3 beats of COUNT_BEAT, then the reveal
+# ...or, against hard, once its deeper answer is ready, at most this much later: a person who locks at once
+# still faces it (on a Pico it is ready soon after the countdown: `python -m tools.bench --only rp2040`).
+_WAIT_MS = const(1000)
 _THINK_MS = const(700)  # computer-vs-computer: minimum time a turn stays open
 _SUDDEN_MS = const(900)  # sudden death announced (red), then each status LED blinks its player's count
 _OVER_MIN_MS = const(1500)
@@ -555,7 +558,7 @@ class App:
             elif not both:
                 self.state = _S_TURN  # a `*` took a move back before the reveal
                 self.t_state = now
-            elif el >= _COUNT_MS:
+            elif el >= _COUNT_MS and (self.ponder < 0 or el >= _COUNT_MS + _WAIT_MS or self.deep.done()):
                 self._reveal(now)
             elif el // COUNT_BEAT != (el - FRAME_MS) // COUNT_BEAT and el >= FRAME_MS:
                 self.sound.play(BEAT, now)

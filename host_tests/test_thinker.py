@@ -375,6 +375,49 @@ def test_a_person_quicker_than_the_deepening_gets_the_computers_own_answer_once_
     assert dev.board_rows()[own // 9][own % 9] == "W"
 
 
+def test_a_person_who_locks_at_once_waits_up_to_a_second_more_and_faces_the_deeper_answer_on_the_worker():
+    # Before: the reveal came when the countdown ended (900 ms after both locked), and a person quicker than the
+    # deeper search met hard's first answer. Now it waits up to _WAIT_MS (1000 ms) more for the deeper one.
+    import threading
+
+    StalledDeepen.gate = threading.Event()
+    dev = device(seed=6)
+    app = dev.app
+    draws = []
+    entropy = app.entropy
+    app.entropy = lambda: draws.append(entropy()) or draws[-1]
+    app.set_mode(M_HARD)
+    app.deep = StalledDeepen(app.bots[1])
+    advance_until(dev, lambda: app.thinking < 0 and app.state == 0)
+    advance_until(dev, lambda: app.ponder > 0)  # the deeper search is on the worker, held by the test
+    dev.move(0, parse_square("a1"))
+    dev.advance(1500)  # the countdown is over: the reveal waits, and the deeper answer is still wanted
+    assert app.game.turns == 0 and app.thinker.live == app.ponder > 0
+    StalledDeepen.gate.set()  # the deeper search runs to its end, the reveal plays its answer
+    advance_until(dev, lambda: app.game.turns == 1)
+    assert dev.board_rows() == deep_reference(draws[-1], ["a1"])[0]
+
+
+def test_a_person_who_locks_at_once_faces_the_deeper_answer_in_the_ticks():
+    # Without core 1 the ticks deepen during the countdown and the wait (the simulator, the browser: a PC's
+    # ticks deepen many slices each, so here the countdown alone is long enough).
+    dev = VirtualDevice(Cfg(), mode="2p", seed=6)
+    app = dev.app
+    assert app.thinker is None
+    draws = []
+    entropy = app.entropy
+    app.entropy = lambda: draws.append(entropy()) or draws[-1]
+    app.set_mode(M_HARD)
+    human = ["a1", "i9"]
+    for m in human:
+        advance_until(dev, lambda: app.thinking < 0 and app.state == 0)
+        n = app.game.turns
+        dev.move(0, parse_square(m))  # at once
+        advance_until(dev, lambda: app.game.turns == n + 1 and app.state == 0)
+    rows, cells = deep_reference(draws[-1], human)
+    assert dev.board_rows() == rows
+
+
 class OverflowOnWorker(Bot):
     """engine.bot.Bot whose search overflows its stack on the worker (MicroPython raises RuntimeError when a
     thread's stack runs out), a few step() calls into its first move there; on the app's own thread it runs."""

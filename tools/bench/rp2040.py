@@ -456,16 +456,18 @@ def thinking_rows(tag, r, sliced=None):
                        max(m[3] for m in mv), same, len(mv), "ok" if all(m[3] == 0 for m in mv) else "OVER")))
     dg = r.get("deep_game")
     if dg:
-        from firmware.app import _COUNT_MS
+        from firmware.app import _COUNT_MS, _WAIT_MS
 
         lock = [max(0, v - _COUNT_MS) for v in dg]
         out.append(("%s: hard's deeper answer in the game on core 1 (pad A waits for it, %d turns): ready after the "
-                    "turn opens, mean / worst; so a person who locks their move this long after it opens meets it"
-                    % (tag, len(dg)),
+                    "turn opens, mean / worst; so a person who locks at once waits this long for it after the "
+                    "countdown (one who locks this much later, none)" % (tag, len(dg)),
                     "%s / %s; %s / %s emulated (hard starts at the reveal, while the last turn animates; the "
-                    "reveal comes %d ms after both lock, and the deeper search goes on until then)"
+                    "countdown takes %d ms after both lock, and the reveal waits up to %d ms more for the deeper "
+                    "answer); within that wait in %d of %d turns: %s"
                     % (_ms(1000.0 * sum(dg) / len(dg)), _ms(1000.0 * max(dg)), _ms(1000.0 * sum(lock) / len(lock)),
-                       _ms(1000.0 * max(lock)), _COUNT_MS)))
+                       _ms(1000.0 * max(lock)), _COUNT_MS, _WAIT_MS, sum(1 for v in lock if v <= _WAIT_MS), len(lock),
+                       _ok(max(lock), _WAIT_MS))))
     return out
 
 
