@@ -145,6 +145,37 @@ def test_a_game_against_hard_on_core_1_matches_the_sliced_path_and_the_leds(pico
     assert s["cells"] == r["cells"]
 
 
+def test_a_person_who_locks_at_once_on_the_pico_faces_hards_deeper_answer_as_on_the_host(pico):
+    # Pad A types its move as each turn opens, quicker than a person (25 ms taps); the reveal comes when the
+    # countdown ends or, against hard, when its deeper answer is ready (at most firmware.app's _WAIT_MS later),
+    # so the board is Bot + Deepen's game on the host. At 200 MHz these turns' deeper answers were ready by the
+    # countdown's end (125 MHz: not; the wait itself is test_thinker.py's). The device's hard is the `deep`
+    # player of docs/strength.md for a person of any speed.
+    from engine.bot import SLICE_UNITS
+    from engine.bot.deepen import Deepen
+
+    pref = [parse_square(m) for m in ("e5", "d4", "f6", "c3")]
+    r = run_app(pico, pref, mode="hard", seed=5, at_once=True, hold_ms=25)  # 3 quick taps a move
+    assert r["path"].startswith("core 1"), r["path"]
+    ref = Bot("hard")
+    ref.reseed(5)
+    d = Deepen(ref)
+    g = Game()
+    deeper = []
+    for k in range(len(pref)):
+        ref.choose(g, WHITE)
+        d.begin(g, WHITE)
+        c = d.step(SLICE_UNITS)
+        while c < 0:
+            c = d.step(SLICE_UNITS)
+        deeper.append(c)
+        if k + 1 < len(pref):
+            g.play([m for m in pref + list(range(81)) if g.legal(m)][0], c)
+    assert deeper != r["cells"]                  # (else this game would not tell the answers apart)
+    assert pico.board_rows(pico.frames()[-1]) == ["".join(".BWe"[g.cell(r9 * 9 + c)] for c in range(9))
+                                                  for r9 in range(9)]
+
+
 def test_a_person_who_waits_on_the_pico_faces_hards_deeper_answer_as_on_the_host(pico):
     # Pad A waits each turn until hard's deeper answer is ready (it begins at the reveal, while the last turn
     # animates), then types the first free cell of `pref`: the reveal plays that answer, as Bot + Deepen do

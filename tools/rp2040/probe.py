@@ -90,6 +90,8 @@ def tick():
         if DEEP:
             dw[0] = time.ticks_ms()
             dw[1] = 0
+        elif _pref:
+            print("@T", g.turns, [c for c in _pref if g.legal(c)][0])
         else:
             print("@T", g.turns)
     if DEEP:
@@ -190,7 +192,7 @@ HEAP_HOLD_MS = 200  # how long run_app holds each key (and waits after it) while
 
 
 def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms=None, limit_s=None, threads=True,
-            deep=False, deepen=True):
+            deep=False, deepen=True, at_once=False):
     """Run the firmware's App (built as main.py builds it) in `mode` until len(moves) turns are played or the
     game ends; pad A types moves[k] (a cell index) when turn k opens (and pad B too in "2p": pairs).
     Returns the guest's figures: boot/peak heap (bytes above a fresh interpreter), tick_max,
@@ -204,6 +206,7 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms
     threads=False: no thinker, the search runs in the ticks (the sliced path, as on a port without _thread).
     deep=True (hard): pad A waits each turn for hard's deeper answer, then types the first free cell of `moves`
     (then of the board); deep_ready: each turn's ms from its opening to that answer (negative: ready before it).
+    at_once=True: pad A types the first free cell of `moves` (then of the board) as soon as each turn opens.
     deepen=False: hard plays its first answers only (no deeper search: which answer a reveal meets then
     depends on the clock, the path's pace and the person's).
     hold_ms: how long each key is held, and the gap after it (default 80 ms, 200 with heap sampling).
@@ -221,7 +224,7 @@ def run_app(pico, moves, mode="hard", heap=False, seed=1, timeout=900.0, hold_ms
     limit_ms = int(1000 * limit_s) if limit_s is not None else 60000 * len(moves)
     code = _DRIVER % {"mode": mode, "seed": seed, "heap": bool(heap), "turns": len(moves), "limit_ms": limit_ms,
                       "threads": bool(threads), "deep": bool(deep), "deepen": bool(deepen),
-                      "pref": list(moves) + list(range(81)) if deep else []}
+                      "pref": list(moves) + list(range(81)) if deep or at_once else []}
     first = pico.stats()["frames"]   # the seq the next frame gets
     result = {}
     buf = [b""]
