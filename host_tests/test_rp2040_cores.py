@@ -149,8 +149,8 @@ def test_a_person_who_locks_at_once_on_the_pico_faces_hards_deeper_answer_as_on_
     # Pad A types its move as each turn opens, quicker than a person (25 ms taps); the reveal comes when the
     # countdown ends or, against hard, when its deeper answer is ready (at most firmware.app's _WAIT_MS later),
     # so the board is Bot + Deepen's game on the host. At 200 MHz these turns' deeper answers were ready by the
-    # countdown's end (125 MHz: not; the wait itself is test_thinker.py's). The device's hard is the `deep`
-    # player of docs/strength.md for a person of any speed.
+    # countdown's end (the wait itself is test_thinker.py's): on a Pico a person of any speed faces the `deep`
+    # player of docs/strength.md whenever the deeper answer comes within the wait (the rp2040 bench's turns).
     from engine.bot import SLICE_UNITS
     from engine.bot.deepen import Deepen
 
