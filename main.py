@@ -20,6 +20,12 @@ def hardware():
     why = speed_up(machine, board_config, time.sleep_ms, getattr(sys.implementation, "_machine", ""))
     if why:
         print("the CPU clock stays as it was: %s" % (why,))
+    if sys.implementation.name == "micropython":  # it runs once: its code leaves the heap (as boardcheck's does)
+        del speed_up
+        sys.modules.pop("firmware.cpufreq", None)
+        import firmware
+
+        firmware.__dict__.pop("cpufreq", None)
     hw = build(board_config, machine.Pin, neopixel.NeoPixel, time, PWM=machine.PWM, entropy=urandom_entropy(os.urandom))
     hw.thinker = thinker
     return board_config, hw
