@@ -5,6 +5,7 @@ import pytest
 
 from engine import Game, WHITE, parse_square
 from engine.bot import Bot
+from engine.notation import board_rows
 from tools.rp2040 import Pico
 from tools.rp2040.probe import exec_fresh, guest_json, run_app
 from firmware_helpers import level_moves
@@ -145,67 +146,56 @@ def test_a_game_against_hard_on_core_1_matches_the_sliced_path_and_the_leds(pico
     assert s["cells"] == r["cells"]
 
 
+def deep_game(seed, pref):
+    """Hard's game on the host against a person who plays the first free cell of `pref` (then of the board) each
+    turn while hard plays its deeper answers (Bot + Deepen): (the Game after the last turn's opening, hard's
+    first answers, its deeper answers); the last turn is not played (the Pico's last frame is its countdown)."""
+    from engine.bot import SLICE_UNITS
+    from engine.bot.deepen import Deepen
+
+    ref = Bot("hard")
+    ref.reseed(seed)
+    d = Deepen(ref)
+    g = Game()
+    own, deeper = [], []
+    for k in range(len(pref)):
+        own.append(ref.choose(g, WHITE))
+        d.begin(g, WHITE)
+        c = d.step(SLICE_UNITS)
+        while c < 0:
+            c = d.step(SLICE_UNITS)
+        deeper.append(c)
+        if k + 1 < len(pref):
+            g.play([m for m in pref + list(range(81)) if g.legal(m)][0], c)
+    return g, own, deeper
+
+
 def test_a_person_who_locks_at_once_on_the_pico_faces_hards_deeper_answer_as_on_the_host(pico):
     # Pad A types its move as each turn opens, quicker than a person (25 ms taps); the reveal comes when the
     # countdown ends or, against hard, when its deeper answer is ready (at most firmware.app's _WAIT_MS later),
     # so the board is Bot + Deepen's game on the host. At 200 MHz these turns' deeper answers were ready by the
     # countdown's end (the wait itself is test_thinker.py's): on a Pico a person of any speed faces the `deep`
     # player of docs/strength.md whenever the deeper answer comes within the wait (the rp2040 bench's turns).
-    from engine.bot import SLICE_UNITS
-    from engine.bot.deepen import Deepen
-
     pref = [parse_square(m) for m in ("e5", "d4", "f6", "c3")]
     r = run_app(pico, pref, mode="hard", seed=5, at_once=True, hold_ms=25)  # 3 quick taps a move
     assert r["path"].startswith("core 1"), r["path"]
-    ref = Bot("hard")
-    ref.reseed(5)
-    d = Deepen(ref)
-    g = Game()
-    deeper = []
-    for k in range(len(pref)):
-        ref.choose(g, WHITE)
-        d.begin(g, WHITE)
-        c = d.step(SLICE_UNITS)
-        while c < 0:
-            c = d.step(SLICE_UNITS)
-        deeper.append(c)
-        if k + 1 < len(pref):
-            g.play([m for m in pref + list(range(81)) if g.legal(m)][0], c)
-    assert deeper != r["cells"]                  # (else this game would not tell the answers apart)
-    assert pico.board_rows(pico.frames()[-1]) == ["".join(".BWe"[g.cell(r9 * 9 + c)] for c in range(9))
-                                                  for r9 in range(9)]
+    g, own, deeper = deep_game(5, pref)
+    assert r["cells"] == own and deeper != own   # (else this game would not tell the answers apart)
+    assert pico.board_rows(pico.frames()[-1]) == board_rows(g)
 
 
 def test_a_person_who_waits_on_the_pico_faces_hards_deeper_answer_as_on_the_host(pico):
     # Pad A waits each turn until hard's deeper answer is ready (it begins at the reveal, while the last turn
     # animates), then types the first free cell of `pref`: the reveal plays that answer, as Bot + Deepen do
     # on the host, and the LEDs show the board they reach.
-    from engine.bot import SLICE_UNITS
-    from engine.bot.deepen import Deepen
-
     pref = [parse_square(m) for m in ("e5", "d4", "f6", "c3")]
     r = run_app(pico, pref, mode="hard", seed=5, deep=True)
     assert r["path"].startswith("core 1"), r["path"]
-    ref = Bot("hard")
-    ref.reseed(5)
-    d = Deepen(ref)
-    g = Game()
-    deeper = []
-    for k in range(len(pref)):
-        own = ref.choose(g, WHITE)
-        d.begin(g, WHITE)
-        c = d.step(SLICE_UNITS)
-        while c < 0:
-            c = d.step(SLICE_UNITS)
-        assert r["cells"][k] == own
-        deeper.append(c)
-        if k + 1 < len(pref):
-            g.play([m for m in pref + list(range(81)) if g.legal(m)][0], c)
+    g, own, deeper = deep_game(5, pref)
+    assert r["cells"] == own and deeper != own   # (else this game would not tell the answers apart)
     assert len(r["deep_ready"]) == len(pref)
-    assert deeper != r["cells"]                  # (else this game would not tell the answers apart)
     # The last frame is the last turn's countdown: the board after the turns before it.
-    assert pico.board_rows(pico.frames()[-1]) == ["".join(".BWe"[g.cell(r9 * 9 + c)] for c in range(9))
-                                                  for r9 in range(9)]
+    assert pico.board_rows(pico.frames()[-1]) == board_rows(g)
 
 
 _MODE_CHANGE = """

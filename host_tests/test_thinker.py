@@ -345,7 +345,9 @@ class StalledDeepen(Deepen):
         return Deepen.step(self, units)
 
 
-def test_a_person_quicker_than_the_deepening_gets_the_computers_own_answer_once_core_1_lets_go():
+def stalled_game():
+    """A hard game on the worker whose deeper search is held by the test (StalledDeepen.gate) in its first step():
+    (the device, the seeds the app drew), at the first turn's opening."""
     import threading
 
     StalledDeepen.gate = threading.Event()
@@ -359,6 +361,12 @@ def test_a_person_quicker_than_the_deepening_gets_the_computers_own_answer_once_
     app.deep = StalledDeepen(app.bots[1])
     advance_until(dev, lambda: app.thinking < 0 and app.state == 0)
     advance_until(dev, lambda: app.ponder > 0)  # the deeper search is on the worker, stalled in a step()
+    return dev, draws
+
+
+def test_a_person_quicker_than_the_deepening_gets_the_computers_own_answer_once_core_1_lets_go():
+    dev, draws = stalled_game()
+    app = dev.app
     dev.move(0, parse_square("a1"))
     dev.advance(3000)  # the countdown is over, but the deeper search still reads the live game: no reveal
     assert app.game.turns == 0 and app.entries[0].locked and app.thinker.live == 0
@@ -378,18 +386,8 @@ def test_a_person_quicker_than_the_deepening_gets_the_computers_own_answer_once_
 def test_a_person_who_locks_at_once_waits_up_to_a_second_more_and_faces_the_deeper_answer_on_the_worker():
     # Before: the reveal came when the countdown ended (900 ms after both locked), and a person quicker than the
     # deeper search met hard's first answer. Now it waits up to _WAIT_MS (1000 ms) more for the deeper one.
-    import threading
-
-    StalledDeepen.gate = threading.Event()
-    dev = device(seed=6)
+    dev, draws = stalled_game()
     app = dev.app
-    draws = []
-    entropy = app.entropy
-    app.entropy = lambda: draws.append(entropy()) or draws[-1]
-    app.set_mode(M_HARD)
-    app.deep = StalledDeepen(app.bots[1])
-    advance_until(dev, lambda: app.thinking < 0 and app.state == 0)
-    advance_until(dev, lambda: app.ponder > 0)  # the deeper search is on the worker, held by the test
     dev.move(0, parse_square("a1"))
     dev.advance(1500)  # the countdown is over: the reveal waits, and the deeper answer is still wanted
     assert app.game.turns == 0 and app.thinker.live == app.ponder > 0
