@@ -10,7 +10,7 @@ def hardware():
     import time
     import board_config  # type: ignore  # boards/<name>.py, copied to the device root under this name
     from firmware.cpufreq import speed_up
-    from firmware.hw import build, urandom_entropy
+    from firmware.hw import build, forget, urandom_entropy
     from firmware.thinker import start
 
     # The computer's search on the second core (RP2040), once per boot; else None. Its thread starts before
@@ -20,12 +20,8 @@ def hardware():
     why = speed_up(machine, board_config, time.sleep_ms, getattr(sys.implementation, "_machine", ""))
     if why:
         print("the CPU clock stays as it was: %s" % (why,))
-    if sys.implementation.name == "micropython":  # it runs once: its code leaves the heap (as boardcheck's does)
-        del speed_up
-        sys.modules.pop("firmware.cpufreq", None)
-        import firmware
-
-        firmware.__dict__.pop("cpufreq", None)
+    del speed_up
+    forget("cpufreq")  # it runs once: its code leaves the heap
     hw = build(board_config, machine.Pin, neopixel.NeoPixel, time, PWM=machine.PWM, entropy=urandom_entropy(os.urandom))
     hw.thinker = thinker
     return board_config, hw

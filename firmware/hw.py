@@ -35,7 +35,6 @@ def check_board(cfg, Pin=None, NeoPixel=None):
     """firmware/boardcheck.py's check of the whole board file (boardcheck.BoardError, a ValueError, naming every
     problem). With Pin and NeoPixel a bad file also gets the red X on the LEDs. On MicroPython the checker (and
     its chip tables) is dropped from memory afterwards: it runs once, at boot."""
-    import sys
     from firmware import boardcheck
 
     try:
@@ -46,12 +45,20 @@ def check_board(cfg, Pin=None, NeoPixel=None):
                 boardcheck.show_error(cfg, Pin, NeoPixel)
             raise
     finally:
-        if sys.implementation.name == "micropython":   # CPython tools keep using it (one BoardError class)
-            sys.modules.pop("firmware.boardcheck", None)
-            import firmware
+        forget("boardcheck")
 
-            if "boardcheck" in firmware.__dict__:
-                del firmware.__dict__["boardcheck"]
+
+def forget(name):
+    """On MicroPython, drop firmware.<name>, code that runs once at boot, from memory (its module and the
+    package's attribute); CPython tools keep it (one BoardError class)."""
+    import sys
+
+    if sys.implementation.name == "micropython":
+        sys.modules.pop("firmware." + name, None)
+        import firmware
+
+        if name in firmware.__dict__:
+            del firmware.__dict__[name]
 
 
 def led_count(cfg):

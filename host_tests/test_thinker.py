@@ -220,10 +220,12 @@ def deep_reference(seed, human):
     return board_rows(g), out
 
 
-@pytest.mark.parametrize("threaded", (True, False))
-def test_a_person_who_takes_long_enough_faces_the_deeper_answer(threaded):
+@pytest.mark.parametrize("threaded, patient", ((True, True), (False, True), (False, False)))
+def test_a_person_who_takes_long_enough_faces_the_deeper_answer(threaded, patient):
     # With core 1 the deeper search runs there; without it (the simulator, the browser, boards without one) in
     # the ticks no computer thinks in. Either way the reveal plays it: the same game as Bot + Deepen on the host.
+    # Not patient: the person locks as each turn opens, and the ticks deepen during the countdown and the wait
+    # (a PC's ticks deepen many slices each, so here the countdown alone is long enough).
     dev = device(seed=6) if threaded else VirtualDevice(Cfg(), mode="2p", seed=6)
     app = dev.app
     assert (app.thinker is not None) == threaded
@@ -235,7 +237,8 @@ def test_a_person_who_takes_long_enough_faces_the_deeper_answer(threaded):
     human = ["a1", "i9", "a9", "i1"]
     for m in human:
         advance_until(dev, lambda: app.thinking < 0 and app.state == 0)
-        advance_until(dev, lambda: app.deep.done())  # the person thinks while core 1 (or the ticks) deepen
+        if patient:
+            advance_until(dev, lambda: app.deep.done())  # the person thinks while core 1 (or the ticks) deepen
         n = app.game.turns
         dev.move(0, parse_square(m))
         advance_until(dev, lambda: app.game.turns == n + 1 and app.state == 0)
@@ -394,26 +397,6 @@ def test_a_person_who_locks_at_once_waits_up_to_a_second_more_and_faces_the_deep
     StalledDeepen.gate.set()  # the deeper search runs to its end, the reveal plays its answer
     advance_until(dev, lambda: app.game.turns == 1)
     assert dev.board_rows() == deep_reference(draws[-1], ["a1"])[0]
-
-
-def test_a_person_who_locks_at_once_faces_the_deeper_answer_in_the_ticks():
-    # Without core 1 the ticks deepen during the countdown and the wait (the simulator, the browser: a PC's
-    # ticks deepen many slices each, so here the countdown alone is long enough).
-    dev = VirtualDevice(Cfg(), mode="2p", seed=6)
-    app = dev.app
-    assert app.thinker is None
-    draws = []
-    entropy = app.entropy
-    app.entropy = lambda: draws.append(entropy()) or draws[-1]
-    app.set_mode(M_HARD)
-    human = ["a1", "i9"]
-    for m in human:
-        advance_until(dev, lambda: app.thinking < 0 and app.state == 0)
-        n = app.game.turns
-        dev.move(0, parse_square(m))  # at once
-        advance_until(dev, lambda: app.game.turns == n + 1 and app.state == 0)
-    rows, cells = deep_reference(draws[-1], human)
-    assert dev.board_rows() == rows
 
 
 class OverflowOnWorker(Bot):
